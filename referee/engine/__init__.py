@@ -1,0 +1,100 @@
+"""The pure rules engine: one module per game, plus shared pieces.
+
+Nothing in this package imports Flask, SQLAlchemy or does I/O (a test checks
+it), so every rule can be tested in milliseconds and replayed from the event
+log at will.
+
+Every game module (``svangknack``, ``kul``, ``schloapfer``, ``schwimmen``,
+``knaker``) offers the same small interface, described by :class:`Game`, so
+that the service layer can drive any game without knowing its rules:
+
+- ``NAME``: the game's name in the API (``"svangknack"``).
+- ``Options``: a frozen dataclass of the options named in ``rules/``, each with
+  its default; parsed from JSON by :func:`referee.engine.records.parse_options`.
+- ``State``: a frozen dataclass. Every state has ``players`` (seat order,
+  clockwise), ``balances`` (minor units, aligned with ``players``), ``pot``
+  (minor units, 0 when the game has none) and ``finished``. Invariant after
+  every step: ``sum(balances) + pot == 0``.
+- ``start(players, dealer, stake, options) -> State``: a new match; raises
+  :class:`RuleViolation` (player count, stake rules).
+- ``parse_round(state, data, money) -> Round``: the API's round payload into
+  a frozen record; raises :class:`BadInput` for a malformed payload (unknown
+  fields, wrong types, names not in the match).
+- ``apply(state, rnd) -> State``: the next state, or :class:`RuleViolation`.
+- ``round_json(rnd, money) -> dict``: the canonical payload of a round (what
+  the log stores; ``parse_round`` of it gives the same round back).
+- ``close(state, how, to) -> State``: the leader ends the match; a pot still
+  on the table is disposed of ``split``/``award``/``carry`` where the game has
+  one.
+- ``state_json(state, money) -> dict``: the state as the API contract shows it
+  (player names, money as strings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from referee.engine.money import Money
+
+
+class RuleViolation(Exception):
+    """A rule of ``rules/`` forbids what was entered; nothing changes.
+
+    ``rule`` is the rule's ID (``"SK-8"``), ``message`` one sentence a person
+    at the table understands and which names the rule.
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        if f"({rule})" not in message:
+            message = f"{message.rstrip('.')} ({rule})."
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+class BadInput(ValueError):
+    """The input is malformed (a shape error, not a rule): the API's 400."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+class Game(Protocol):
+    """What the service layer needs of a game module (see the module doc)."""
+
+    NAME: str
+
+    @property
+    def Options(self) -> type[Any]: ...  # noqa: N802 - mirrors the module attribute
+
+    @property
+    def State(self) -> type[Any]: ...  # noqa: N802
+
+    def start(self, players: tuple[str, ...], dealer: str, stake: int, options: Any) -> Any: ...
+
+    def parse_round(self, state: Any, data: Mapping[str, Any], money: Money) -> Any: ...
+
+    def apply(self, state: Any, rnd: Any) -> Any: ...
+
+    def round_json(self, rnd: Any, money: Money) -> dict[str, Any]: ...
+
+    def close(self, state: Any, how: str, to: str | None) -> Any: ...
+
+    def state_json(self, state: Any, money: Money) -> dict[str, Any]: ...
+
+
+def check_conserved(balances: tuple[int, ...], pot: int) -> None:
+    """Assert the money invariant: balances plus pot are exactly zero.
+
+    A failure here is a bug in the engine, never a user error, so it is an
+    ``AssertionError`` and not a :class:`RuleViolation`.
+    """
+    total = sum(balances) + pot
+    if total != 0:
+        raise AssertionError(f"money not conserved: balances {balances} + pot {pot} = {total}")
+
+
+__all__ = ["BadInput", "Game", "RuleViolation", "check_conserved"]

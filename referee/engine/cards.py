@@ -1,0 +1,87 @@
+"""Playing cards in the contract's notation, shared by every game.
+
+Notation: rank ``2``-``10``, ``J``, ``Q``, ``K``, ``A`` followed by a suit
+``S`` ``H`` ``D`` ``C`` (``10H``, ``QS``); jokers ``XR`` (red) and ``XB``
+(black). Lower case is accepted. Which cards a game's deck holds is the
+game's business; this module only reads and writes the notation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+JOKERS: tuple[str, ...] = ("XR", "XB")
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card. Jokers have rank ``"X"`` and suit ``"R"`` or ``"B"``."""
+
+    rank: str
+    suit: str
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == "X"
+
+    @property
+    def is_black(self) -> bool:
+        """Spades, clubs and the black joker."""
+        return self.suit in ("S", "C", "B")
+
+    @property
+    def code(self) -> str:
+        """The contract's notation (``"10H"``, ``"XR"``)."""
+        return f"{self.rank}{self.suit}"
+
+    @property
+    def label(self) -> str:
+        """For people: ``"10♥"``, ``"joker (red)"``."""
+        if self.is_joker:
+            return "joker (red)" if self.suit == "R" else "joker (black)"
+        return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def parse_card(text: object, field: str = "cards") -> Card:
+    """Read one card; :class:`referee.engine.BadInput` for anything else."""
+    from referee.engine import BadInput
+
+    if not isinstance(text, str):
+        raise BadInput(field, f"A card must be written as text like \"10H\"; got {text!r:.40}.")
+    code = text.strip().upper()
+    if code in JOKERS:
+        return Card("X", code[1])
+    rank, suit = code[:-1], code[-1:]
+    if rank not in RANKS or suit not in SUITS:
+        raise BadInput(field, f"{text[:12]!r} is not a card (write rank then suit, like 10H, QS, 7C, XR).")
+    return Card(rank, suit)
+
+
+def parse_cards(items: object, field: str = "cards") -> tuple[Card, ...]:
+    """Read a JSON list of cards."""
+    from referee.engine import BadInput
+
+    if not isinstance(items, list):
+        raise BadInput(field, f"{field} must be a list of cards.")
+    return tuple(parse_card(item, field) for item in items)
+
+
+def full_deck(ranks: Iterable[str] = RANKS, jokers: int = 0) -> tuple[Card, ...]:
+    """Every card of the given ranks in the four suits, plus jokers.
+
+    With ``jokers=3`` (Knaker) there are two black and one red.
+    """
+    cards = [Card(r, s) for s in SUITS for r in ranks]
+    joker_suits = ("B", "R", "B")
+    cards.extend(Card("X", joker_suits[k % 3]) for k in range(jokers))
+    return tuple(cards)
+
+
+__all__ = ["JOKERS", "RANKS", "SUITS", "SUIT_SYMBOLS", "Card", "full_deck", "parse_card", "parse_cards"]

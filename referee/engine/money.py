@@ -1,0 +1,86 @@
+"""Money as integers of minor units, and the splitting rules of the games.
+
+Inside the engine every amount is an ``int`` of minor units (öre, cent).
+Strings such as ``"12.50"`` exist only at the edges; :class:`Money` converts
+between the two for a currency with a given number of minor-unit digits.
+Never a float: ``parse`` works on the decimal text itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Largest amount accepted from outside, in minor units: far beyond any game
+#: night, small enough that no sum of a night can overflow a 64-bit column.
+MAX_MINOR = 10**12
+
+_AMOUNT = re.compile(r"^(?P<sign>-?)(?P<whole>\d{1,13})(?:\.(?P<frac>\d+))?$")
+
+
+@dataclass(frozen=True)
+class Money:
+    """Conversion between minor units and decimal strings for one currency."""
+
+    digits: int = 2
+
+    def parse(self, text: object, field: str = "amount") -> int:
+        """Parse ``"12.50"`` (or ``"12,50"``) into minor units.
+
+        Raises :class:`referee.engine.BadInput` for anything that is not a
+        decimal string with at most ``digits`` decimals, or is too large.
+        Numbers given as JSON integers are accepted; floats never are.
+        """
+        from referee.engine import BadInput
+
+        if isinstance(text, bool) or not isinstance(text, (str, int)):
+            raise BadInput(field, f"{field} must be an amount written as text, like \"3.00\".")
+        raw = str(text).strip().replace(",", ".")
+        m = _AMOUNT.match(raw)
+        if m is None:
+            raise BadInput(field, f"{field} is not an amount: {str(text)[:40]!r}.")
+        frac = m.group("frac") or ""
+        if len(frac) > self.digits:
+            raise BadInput(field, f"{field} has more than {self.digits} decimals.")
+        minor: int = int(m.group("whole")) * 10**self.digits + int(frac.ljust(self.digits, "0") or "0")
+        if minor > MAX_MINOR:
+            raise BadInput(field, f"{field} is too large.")
+        return -minor if m.group("sign") else minor
+
+    def format(self, minor: int) -> str:
+        """Minor units as the API's decimal string: ``1250 -> "12.50"``."""
+        sign = "-" if minor < 0 else ""
+        whole, frac = divmod(abs(minor), 10**self.digits)
+        if self.digits == 0:
+            return f"{sign}{whole}"
+        return f"{sign}{whole}.{frac:0{self.digits}d}"
+
+
+def split(total: int, shares: int, first: int = 0) -> tuple[int, ...]:
+    """Split ``total`` minor units into ``shares`` parts as equal as possible.
+
+    The remainder goes one unit each to the parts starting at index
+    ``first`` and wrapping around: the rule every game's digest names for
+    leftover öre or cents ("one unit each in seat order starting with ...").
+    The parts always add up to ``total`` exactly.
+    """
+    if shares <= 0:
+        raise ValueError("cannot split among no one")
+    base, rest = divmod(total, shares)
+    parts = [base] * shares
+    for k in range(rest):
+        parts[(first + k) % shares] += 1
+    return tuple(parts)
+
+
+def pay(balances: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    """``balances`` with ``amount`` added to the player at ``index``."""
+    return balances[:index] + (balances[index] + amount,) + balances[index + 1 :]
+
+
+def add(balances: tuple[int, ...], amounts: tuple[int, ...]) -> tuple[int, ...]:
+    """Element-wise sum of two aligned tuples of amounts."""
+    return tuple(b + a for b, a in zip(balances, amounts, strict=True))
+
+
+__all__ = ["MAX_MINOR", "Money", "add", "pay", "split"]

@@ -1,0 +1,241 @@
+"""Shared plumbing for the engine's frozen records.
+
+Three things every game needs, written once:
+
+- :func:`parse_options` reads a match's options from JSON into the game's
+  frozen ``Options`` dataclass. An option's allowed values live in its field
+  metadata (``choices`` for text, ``min``/``max`` for numbers), so the rules
+  and the checks of an option stand in one place.
+- The ``expect_*`` helpers check the *shape* of a round payload and raise
+  :class:`BadInput` (the API's 400) naming the field.
+- :func:`dump` / :func:`load` turn a frozen state into plain JSON and back,
+  for the cached snapshot of a match. They understand ``int``, ``str``,
+  ``bool``, ``None``, unions with ``None``, ``tuple[X, ...]``, fixed tuples
+  and nested frozen dataclasses: the only types a ``State`` may use, which
+  also keeps states truly immutable (no lists or dicts inside).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, TypeVar
+
+from referee.engine import BadInput
+
+T = TypeVar("T")
+
+#: Largest whole number accepted in any payload field (eyes, tricks, lives...).
+MAX_INT = 1_000_000
+
+
+def option(default: Any, *, choices: Sequence[Any] | None = None, minimum: int | None = None,
+           maximum: int | None = None, doc: str = "") -> Any:
+    """A dataclass field for an option, with its allowed values and meaning."""
+    meta: dict[str, Any] = {"doc": doc}
+    if choices is not None:
+        meta["choices"] = tuple(choices)
+    if minimum is not None:
+        meta["min"] = minimum
+    if maximum is not None:
+        meta["max"] = maximum
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def parse_options(cls: type[T], data: object) -> T:
+    """Build ``cls`` (a frozen Options dataclass) from a JSON object.
+
+    Unknown options and values outside an option's allowed set are a
+    :class:`BadInput` naming ``options.<name>``; a missing option takes its
+    default.
+    """
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise BadInput("options", "options must be an object.")
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints = typing.get_type_hints(cls)
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in fields:
+            known = ", ".join(sorted(fields)) or "none"
+            raise BadInput(f"options.{name}", f"Unknown option {str(name)[:40]!r} (known: {known}).")
+        values[name] = _check_option(name, value, hints[name], fields[name].metadata)
+    return cls(**values)
+
+
+def _check_option(name: str, value: Any, hint: Any, meta: Mapping[str, Any]) -> Any:
+    field = f"options.{name}"
+    allows_none = _allows_none(hint)
+    base = _strip_none(hint)
+    if value is None:
+        if allows_none:
+            return None
+        raise BadInput(field, f"Option {name} needs a value.")
+    if base is bool:
+        if not isinstance(value, bool):
+            raise BadInput(field, f"Option {name} must be true or false.")
+    elif base is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadInput(field, f"Option {name} must be a whole number.")
+        lo, hi = meta.get("min", -MAX_INT), meta.get("max", MAX_INT)
+        if not lo <= value <= hi:
+            raise BadInput(field, f"Option {name} must be from {lo} to {hi}.")
+    elif base is str:
+        if not isinstance(value, str):
+            raise BadInput(field, f"Option {name} must be text.")
+    choices = meta.get("choices")
+    if choices is not None and value not in choices:
+        allowed = ", ".join(str(c) for c in choices)
+        raise BadInput(field, f"Option {name} must be one of: {allowed}.")
+    return value
+
+
+def options_json(options: Any) -> dict[str, Any]:
+    """An Options instance as a JSON object (all options, defaults included)."""
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+
+
+def describe_options(cls: type[Any]) -> list[dict[str, Any]]:
+    """Each option's name, default, allowed values and meaning, for forms and docs."""
+    out = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        base = _strip_none(hints[f.name])
+        out.append({
+            "name": f.name,
+            "default": f.default,
+            "type": {bool: "boolean", int: "integer", str: "string"}.get(base, "string"),
+            "nullable": _allows_none(hints[f.name]),
+            "choices": list(f.metadata.get("choices", ())) or None,
+            "min": f.metadata.get("min"),
+            "max": f.metadata.get("max"),
+            "doc": f.metadata.get("doc", ""),
+        })
+    return out
+
+
+# --- payload shape -----------------------------------------------------------
+
+def expect_object(data: object, field: str, allowed: Collection[str],
+                  required: Collection[str] = ()) -> Mapping[str, Any]:
+    """A JSON object with only ``allowed`` keys and all ``required`` ones."""
+    if not isinstance(data, Mapping):
+        raise BadInput(field, f"{field} must be a JSON object.")
+    for key in data:
+        if key not in allowed:
+            raise BadInput(f"{field}.{key}" if field != "round" else str(key)[:60],
+                           f"Unknown field {str(key)[:40]!r}.")
+    for key in sorted(required):
+        if key not in data:
+            raise BadInput(key, f"{key} is required.")
+    return data
+
+
+def expect_int(value: object, field: str) -> int:
+    """A JSON whole number (not a bool, not a float) of sane size."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput(field, f"{field} must be a whole number.")
+    if not -MAX_INT <= value <= MAX_INT:
+        raise BadInput(field, f"{field} is out of range.")
+    return value
+
+
+def expect_bool(value: object, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadInput(field, f"{field} must be true or false.")
+    return value
+
+
+def expect_str(value: object, field: str, max_len: int = 200) -> str:
+    if not isinstance(value, str):
+        raise BadInput(field, f"{field} must be text.")
+    if len(value) > max_len:
+        raise BadInput(field, f"{field} is longer than {max_len} characters.")
+    return value
+
+
+def expect_player(players: tuple[str, ...], value: object, field: str) -> int:
+    """The seat index of a player named in a payload."""
+    name = expect_str(value, field)
+    try:
+        return players.index(name)
+    except ValueError:
+        raise BadInput(field, f"{name[:40]!r} is not a player of this match.") from None
+
+
+def expect_players(players: tuple[str, ...], value: object, field: str) -> tuple[int, ...]:
+    """Seat indices of a JSON list of distinct players of the match, in the given order."""
+    if not isinstance(value, list):
+        raise BadInput(field, f"{field} must be a list of player names.")
+    seats = tuple(expect_player(players, v, field) for v in value)
+    if len(set(seats)) != len(seats):
+        raise BadInput(field, f"{field} names a player twice.")
+    return seats
+
+
+def expect_player_map(players: tuple[str, ...], value: object, field: str) -> dict[int, object]:
+    """A JSON object keyed by player names: seat index -> raw value."""
+    if not isinstance(value, Mapping):
+        raise BadInput(field, f"{field} must be an object keyed by player names.")
+    return {expect_player(players, k, field): v for k, v in value.items()}
+
+
+# --- snapshots ---------------------------------------------------------------
+
+def dump(obj: Any) -> Any:
+    """A frozen record as plain JSON data (dicts, lists, scalars)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: dump(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, tuple):
+        return [dump(x) for x in obj]
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return obj
+    raise TypeError(f"cannot dump {type(obj).__name__} in an engine record")
+
+
+def load(cls: type[T], data: Any) -> T:
+    """The inverse of :func:`dump` for the dataclass ``cls``."""
+    return typing.cast(T, _load(cls, data))
+
+
+def _load(hint: Any, data: Any) -> Any:
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        hints = typing.get_type_hints(hint)
+        kwargs = {f.name: _load(hints[f.name], data[f.name])
+                  for f in dataclasses.fields(hint) if f.name in data}
+        return hint(**kwargs)
+    if _allows_none(hint):
+        return None if data is None else _load(_strip_none(hint), data)
+    origin = typing.get_origin(hint)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_load(args[0], x) for x in data)
+        return tuple(_load(a, x) for a, x in zip(args, data, strict=True))
+    if origin is typing.Literal:
+        return data
+    if hint in (int, str, bool):
+        return data
+    raise TypeError(f"cannot load {hint!r} into an engine record")
+
+
+def _allows_none(hint: Any) -> bool:
+    return typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in typing.get_args(hint)
+
+
+def _strip_none(hint: Any) -> Any:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        rest = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(rest) == 1:
+            return rest[0]
+    return hint
+
+
+__all__ = [
+    "MAX_INT", "describe_options", "dump", "expect_bool", "expect_int", "expect_object",
+    "expect_player", "expect_player_map", "expect_players", "expect_str", "load", "option",
+    "options_json", "parse_options",
+]
