@@ -1,0 +1,119 @@
+"""referee: the game-night ledger and rules referee (Flask app factory)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, g, jsonify, request, session
+from flask_babel import Babel
+from flask_migrate import Migrate
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+from referee import config
+from referee.models import db
+
+ROOT = Path(__file__).resolve().parent.parent
+
+csrf = CSRFProtect()
+babel = Babel()
+migrate = Migrate()
+
+
+def select_locale() -> str:
+    """The language switch of the page, else the browser's language."""
+    chosen = session.get("lang")
+    if chosen in ("en", "sv", "de"):
+        return str(chosen)
+    return request.accept_languages.best_match(["en", "sv", "de"]) or "en"
+
+
+def create_app(overrides: dict[str, Any] | None = None) -> Flask:
+    """Build the app; ``overrides`` replace settings (tests)."""
+    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
+                instance_path=str(config.INSTANCE))
+    app.config.update(config.load(overrides))
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale,
+                   default_translation_directories=str(ROOT / "referee" / "translations"))
+
+    from referee import services
+
+    with app.app_context():
+        services.configure_engine(db.engine)
+
+    from referee.api import bp as api_bp
+    from referee.pages import bp as pages_bp
+
+    csrf.exempt(api_bp)  # the API authenticates with bearer tokens, not cookies
+    app.register_blueprint(api_bp)
+    app.register_blueprint(pages_bp)
+
+    _register_errors(app)
+    _register_headers(app)
+    _register_cli(app)
+    return app
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _register_errors(app: Flask) -> None:
+    from flask import render_template
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Any:
+        code = exc.code or 500
+        if _wants_json():
+            return jsonify({"error": exc.description or exc.name}), code
+        return render_template("error.html", code=code, message=exc.description), code
+
+    @app.errorhandler(CSRFError)
+    def _csrf(exc: CSRFError) -> Any:
+        return render_template("error.html", code=400, message=exc.description), 400
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Any:
+        from referee.services import Unavailable
+
+        app.logger.exception("unexpected error")
+        db.session.rollback()
+        if isinstance(exc, Unavailable) or exc.__class__.__name__ == "OperationalError":
+            message, code = "The database is busy or unavailable; try again in a moment.", 503
+        else:
+            message, code = "Something went wrong on our side; nothing was saved.", 500
+        if _wants_json():
+            resp = jsonify({"error": message})
+        else:
+            resp = Response(render_template("error.html", code=code, message=message))
+        if code == 503:
+            resp.headers["Retry-After"] = "2"
+        return resp, code
+
+
+def _register_headers(app: Flask) -> None:
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        resp.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        if getattr(g, "no_store", False):
+            resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+
+def _register_cli(app: Flask) -> None:
+    @app.cli.command("init-db")
+    def init_db() -> None:
+        """Create the tables without migrations (tests, throw-away databases)."""
+        db.create_all()
+        print("database ready")

@@ -68,10 +68,10 @@ class Game(Protocol):
     NAME: str
 
     @property
-    def Options(self) -> type[Any]: ...  # noqa: N802 - mirrors the module attribute
+    def Options(self) -> type[Any]: ...
 
     @property
-    def State(self) -> type[Any]: ...  # noqa: N802
+    def State(self) -> type[Any]: ...
 
     def start(self, players: tuple[str, ...], dealer: str, stake: int, options: Any) -> Any: ...
 

@@ -1,0 +1,51 @@
+# The two commands of the README: `make run` and `make test`.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+WORKERS ?= 2
+APT_PACKAGES := chromium postgresql poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
+
+.PHONY: run test lint check translations deps-system bench clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+translations: $(VENV)/.installed
+	$(VENV)/bin/pybabel compile -d referee/translations >/dev/null
+
+## make run: install, create or migrate the database, serve with gunicorn.
+run: $(VENV)/.installed translations
+	$(VENV)/bin/flask --app referee db upgrade
+	exec $(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - \
+		--graceful-timeout 5 'referee:create_app()'
+
+## Debian packages the tests use (Chromium, PostgreSQL, poppler), when allowed.
+deps-system:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then \
+		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else echo "not allowed to install:$$missing (the tests needing them will skip)"; fi
+
+## make test: install what the tests need and run them all (SQLite and PostgreSQL).
+test: $(VENV)/.installed-test translations deps-system
+	$(VENV)/bin/ruff check referee tests bench
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed-test
+	$(PY) bench/settle.py
+	$(PY) bench/load.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts

@@ -1,0 +1,301 @@
+"""The JSON API of ``shared/API.md``: translation between HTTP and services.
+
+No rule arithmetic here: shapes in, service call, engine's state out. A
+``RuleViolation`` becomes 422 with the rule's ID, a ``BadInput`` 400 with the
+field, a lost race 409 with the fresh state.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from datetime import date as Date
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from referee import games, services
+from referee.engine import BadInput, RuleViolation
+from referee.engine.records import expect_object
+from referee.models import Match, Night
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+class Denied(Exception):
+    """Missing (401) or wrong (403) credentials."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+# --- errors ------------------------------------------------------------------
+
+def error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
+    return jsonify({"error": message, **extra}), status
+
+
+@bp.errorhandler(BadInput)
+def _bad_input(exc: BadInput) -> tuple[Response, int]:
+    return error(400, exc.message, field=exc.field)
+
+
+@bp.errorhandler(RuleViolation)
+def _rule(exc: RuleViolation) -> tuple[Response, int]:
+    return error(422, exc.message, rule=exc.rule)
+
+
+@bp.errorhandler(services.NotFound)
+def _not_found(exc: services.NotFound) -> tuple[Response, int]:
+    return error(404, str(exc))
+
+
+@bp.errorhandler(Denied)
+def _denied(exc: Denied) -> tuple[Response, int]:
+    return error(exc.status, exc.message)
+
+
+@bp.errorhandler(services.Conflict)
+def _conflict(exc: services.Conflict) -> tuple[Response, int]:
+    return error(409, exc.message, match=services.match_json(exc.match))
+
+
+@bp.errorhandler(services.Unavailable)
+def _unavailable(exc: services.Unavailable) -> tuple[Response, int]:
+    resp, status = error(503, "The database is busy or unavailable; try again in a moment.")
+    resp.headers["Retry-After"] = "2"
+    return resp, status
+
+
+@bp.errorhandler(HTTPException)
+def _http(exc: HTTPException) -> tuple[Response, int]:
+    return error(exc.code or 500, exc.description or exc.name)
+
+
+# --- request helpers ---------------------------------------------------------
+
+def body(allowed: set[str], required: set[str] = frozenset()) -> dict[str, Any]:  # type: ignore[assignment]
+    """The request's JSON object, with only known fields."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadInput("body", "The request body must be a JSON object.")
+    expect_object(data, "round", allowed, required)
+    return data
+
+
+def _token() -> str | None:
+    auth = request.headers.get("Authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    view = request.args.get("view")
+    return view or None
+
+
+def authorize(night: Night, write: bool) -> None:
+    """Edit token for writes; edit or view token for reads (constant time)."""
+    token = _token()
+    if not token:
+        raise Denied(401, "This night needs its edit token (Authorization: Bearer ...) "
+                          "or its view token (?view=...).")
+    if hmac.compare_digest(token.encode(), night.edit_token.encode()):
+        return
+    if hmac.compare_digest(token.encode(), night.view_token.encode()):
+        if write:
+            raise Denied(403, "The view token can only read; writes need the edit token.")
+        return
+    raise Denied(403, "That token does not open this night.")
+
+
+def idem(scope: str, render: Callable[[Any], tuple[int, dict[str, Any]]]) -> services.Idem | None:
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        return None
+    if len(key) > 100:
+        raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
+    return services.Idem(scope=scope, key=key, render=render)
+
+
+def replay_stored(scope: str) -> tuple[Response, int] | None:
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        return None
+    stored = services.stored_reply(scope, key[:100])
+    if stored is None:
+        return None
+    status, payload = stored
+    return jsonify(payload), status
+
+
+def _date(value: object) -> Date | None:
+    if value in (None, ""):
+        return None
+    try:
+        return Date.fromisoformat(str(value))
+    except ValueError:
+        raise BadInput("date", "date must be written as YYYY-MM-DD.") from None
+
+
+# --- nights ------------------------------------------------------------------
+
+def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
+    money = services.night_money(night)
+    balances, pots = services.night_balances(night)
+    out: dict[str, Any] = {
+        "id": night.id,
+        "name": night.name,
+        "date": night.date.isoformat() if night.date else None,
+        "place": night.place,
+        "currency": night.currency,
+        "group": night.group.name,
+        "players": night.player_names,
+        "balances": {k: money.format(v) for k, v in balances.items()},
+        "pots": money.format(pots),
+        "matches": [{"id": m.id, "game": m.game, "players": list(m.seats), "status": m.status}
+                    for m in night.matches],
+    }
+    if with_tokens:
+        out |= {"edit_token": night.edit_token, "view_token": night.view_token,
+                "group_token": night.group.token}
+    return out
+
+
+@bp.post("/nights")
+def create_night() -> Any:
+    if (stored := replay_stored("nights")) is not None:
+        return stored
+    data = body({"name", "currency", "players", "group", "group_token", "date", "place"},
+                {"name", "currency", "players"})
+    night = services.create_night(
+        data["name"], data["currency"], data["players"], date=_date(data.get("date")),
+        place=data.get("place", ""), group=data.get("group"), group_token=data.get("group_token"),
+        idem=idem("nights", lambda n: (201, night_json(n, with_tokens=True))))
+    return jsonify(night_json(night, with_tokens=True)), 201
+
+
+@bp.get("/nights/<int:night_id>")
+def get_night(night_id: int) -> Any:
+    night = services.get_night(night_id)
+    authorize(night, write=False)
+    return jsonify(night_json(night))
+
+
+@bp.post("/nights/<int:night_id>/players")
+def add_player(night_id: int) -> Any:
+    night = services.get_night(night_id)
+    authorize(night, write=True)
+    data = body({"name"}, {"name"})
+    services.add_player(night, data["name"])
+    return jsonify(night_json(services.get_night(night_id))), 201
+
+
+@bp.get("/nights/<int:night_id>/settlement")
+def settlement(night_id: int) -> Any:
+    night = services.get_night(night_id)
+    authorize(night, write=False)
+    money = services.night_money(night)
+    balances, pots, plan = services.settlement(night)
+    return jsonify({
+        "balances": {k: money.format(v) for k, v in balances.items()},
+        "pots": money.format(pots),
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": money.format(t.amount)}
+                      for t in plan.transfers],
+        "exact": plan.exact,
+        "note": plan.note,
+    })
+
+
+# --- matches -----------------------------------------------------------------
+
+def _match_reply(status: int) -> Callable[[Any], tuple[int, dict[str, Any]]]:
+    return lambda m: (status, services.match_json(m))
+
+
+@bp.post("/nights/<int:night_id>/matches")
+def create_match(night_id: int) -> Any:
+    night = services.get_night(night_id)
+    authorize(night, write=True)
+    scope = f"night:{night_id}:matches"
+    if (stored := replay_stored(scope)) is not None:
+        return stored
+    data = body({"game", "players", "dealer", "stake", "options"}, {"game", "players"})
+    match = services.create_match(night, data["game"], data["players"], data.get("dealer"),
+                                  data.get("stake"), data.get("options"),
+                                  idem=idem(scope, _match_reply(201)))
+    return jsonify(services.match_json(services.get_match(match.id))), 201
+
+
+def _match_for(match_id: int, write: bool) -> Match:
+    match = services.get_match(match_id)
+    authorize(match.night, write=write)
+    return match
+
+
+@bp.get("/matches/<int:match_id>")
+def get_match(match_id: int) -> Any:
+    return jsonify(services.match_json(_match_for(match_id, write=False)))
+
+
+def _state_json(match_id: int, state: Any) -> dict[str, Any]:
+    match = services.get_match(match_id)
+    return games.game(match.game).state_json(state, services.night_money(match.night))
+
+
+def _enter(match_id: int, payload: dict[str, Any]) -> Any:
+    _match_for(match_id, write=True)
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and len(key) > 100:
+        raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
+    expected = request.headers.get("Expected-Round")
+    if expected is not None and not expected.isdigit():
+        raise BadInput("Expected-Round", "Expected-Round must be the number of the round being entered.")
+    rnd, state, created = services.add_round(match_id, payload, idem_key=key,
+                                             expected_seq=int(expected[:9]) if expected else None)
+    return jsonify({"round": rnd.seq, "state": _state_json(match_id, state)}), 201 if created else 200
+
+
+@bp.post("/matches/<int:match_id>/rounds")
+def add_round(match_id: int) -> Any:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadInput("body", "The request body must be a JSON object.")
+    return _enter(match_id, data)
+
+
+@bp.post("/matches/<int:match_id>/dots")
+def add_dots(match_id: int) -> Any:
+    """Knaker's penalty dots (KN-16): stored as an event of the match's log."""
+    match = _match_for(match_id, write=True)
+    if match.game != "knaker":
+        raise BadInput("game", "Dots are given in Knaker matches only.")
+    data = body({"player", "offence", "dots"}, {"player", "offence"})
+    return _enter(match_id, {"dot": data})
+
+
+@bp.post("/matches/<int:match_id>/rounds/<int:seq>/void")
+def void_round(match_id: int, seq: int) -> Any:
+    _match_for(match_id, write=True)
+    scope = f"match:{match_id}:void:{seq}"
+    if (stored := replay_stored(scope)) is not None:
+        return stored
+    data = body({"reason"})
+    state = services.void_round(match_id, seq, data.get("reason"),
+                                idem=idem(scope, lambda s: (200, {"state": _state_json(match_id, s)})))
+    return jsonify({"state": _state_json(match_id, state)})
+
+
+@bp.post("/matches/<int:match_id>/close")
+def close_match(match_id: int) -> Any:
+    _match_for(match_id, write=True)
+    scope = f"match:{match_id}:close"
+    if (stored := replay_stored(scope)) is not None:
+        return stored
+    data = body({"pot", "to"})
+    state = services.close_match(match_id, data.get("pot", "split"), data.get("to"),
+                                 idem=idem(scope, lambda s: (200, {"state": _state_json(match_id, s)})))
+    return jsonify({"state": _state_json(match_id, state)})
+
+
+from referee.api import openapi, referee_routes  # noqa: E402,F401  (routes register on bp)

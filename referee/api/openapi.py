@@ -1,0 +1,231 @@
+"""``GET /api/openapi.json``: the OpenAPI 3.1 description of every endpoint.
+
+Written by hand next to the routes so that the contract of ``shared/API.md``
+and what we added to it are documented in one place; a test checks that every
+API route appears here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+
+from referee import games
+from referee.api import bp
+
+_MONEY = {"type": "string", "pattern": r"^-?\d+(\.\d+)?$", "description": "Minor-unit exact amount, e.g. \"12.50\"."}
+_NAMES = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40}}
+_CARD = {"type": "string", "description": "Rank 2-10 J Q K A + suit S H D C, or XR/XB (jokers)."}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _resp(desc: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": desc}
+    if schema is not None:
+        out |= _json(schema)
+    return out
+
+
+_ERRORS = {
+    "400": _resp("Malformed request.", _ref("BadRequest")),
+    "401": _resp("No token.", _ref("Error")),
+    "403": _resp("Wrong token.", _ref("Error")),
+    "404": _resp("No such thing.", _ref("Error")),
+    "409": _resp("Someone else changed the match first.", _ref("Error")),
+    "413": _resp("Request body too large.", _ref("Error")),
+    "422": _resp("A rule forbids it.", _ref("RuleError")),
+    "503": _resp("Database busy or unavailable; retry.", _ref("Error")),
+}
+
+_ID = {"name": "night_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+_MID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+_SEQ = {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}
+_IDEM = {"name": "Idempotency-Key", "in": "header", "required": False,
+         "schema": {"type": "string", "maxLength": 100},
+         "description": "The same key sent twice makes one change and returns the first answer again."}
+_EXPECTED = {"name": "Expected-Round", "in": "header", "required": False,
+             "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"},
+             "description": "The number this round should get; if someone else entered it first, 409."}
+_VIEW = {"name": "view", "in": "query", "required": False, "schema": {"type": "string"},
+         "description": "The night's view token (reads only)."}
+
+
+def _op(summary: str, ok: str, schema: dict[str, Any] | None, *, body: dict[str, Any] | None = None,
+        params: list[dict[str, Any]] | None = None, auth: bool = True, status: str = "200",
+        errors: tuple[str, ...] = ("400", "401", "403", "404", "409", "413", "422", "503")) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "parameters": params or [],
+                          "responses": {status: _resp(ok, schema)} | {k: _ERRORS[k] for k in errors}}
+    if body is not None:
+        op["requestBody"] = {"required": True} | _json(body)
+    if not auth:
+        op["security"] = []
+    return op
+
+
+def document() -> dict[str, Any]:
+    """The whole OpenAPI document."""
+    round_payloads = {
+        "svangknack": {"type": "object", "properties": {
+            "svangare": {"type": "string"}, "participants": _NAMES,
+            "tricks": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "redeal": {"type": "boolean"}, "new_stake": _MONEY}, "additionalProperties": False},
+        "kul": {"type": "object", "properties": {"last_trick": {"type": "string"}},
+                "required": ["last_trick"], "additionalProperties": False},
+        "schloapfer": {"type": "object", "properties": {
+            "eyes": {"type": "object", "additionalProperties": {"type": "integer"}}},
+            "required": ["eyes"], "additionalProperties": False},
+        "schwimmen": {"type": "object", "properties": {
+            "ended_by": {"enum": ["knock", "31", "feuer"]}, "by": {"type": "string"},
+            "hands": {"type": "object", "additionalProperties": {"type": "array", "items": _CARD}},
+            "points": {"type": "object", "additionalProperties": {"type": "number"}},
+            "losers": _NAMES}, "required": ["ended_by", "by"], "additionalProperties": False},
+        "knaker": {"type": "object", "properties": {
+            "events": {"type": "array", "items": {"type": "object", "additionalProperties": _NAMES}},
+            "dot": _ref("Dot")}, "additionalProperties": False},
+    }
+    schemas: dict[str, Any] = {
+        "Money": _MONEY,
+        "Error": {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]},
+        "BadRequest": {"type": "object", "properties": {"error": {"type": "string"}, "field": {"type": "string"}},
+                       "required": ["error"]},
+        "RuleError": {"type": "object", "properties": {"error": {"type": "string"}, "rule": {"type": "string"}},
+                      "required": ["error", "rule"]},
+        "NightIn": {"type": "object", "required": ["name", "currency", "players"], "additionalProperties": False,
+                    "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 100},
+                                   "currency": {"type": "string", "description": "ISO 4217 code"},
+                                   "players": _NAMES, "group": {"type": "string"},
+                                   "group_token": {"type": "string"},
+                                   "date": {"type": "string", "format": "date"}, "place": {"type": "string"}}},
+        "Night": {"type": "object", "required": ["id", "name", "currency", "players", "balances", "matches"],
+                  "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+                                 "currency": {"type": "string"}, "players": _NAMES,
+                                 "date": {"type": ["string", "null"]}, "place": {"type": "string"},
+                                 "group": {"type": "string"}, "pots": _MONEY,
+                                 "balances": {"type": "object", "additionalProperties": _MONEY},
+                                 "matches": {"type": "array", "items": {"type": "object"}},
+                                 "edit_token": {"type": "string"}, "view_token": {"type": "string"},
+                                 "group_token": {"type": "string"}}},
+        "Settlement": {"type": "object", "required": ["balances", "transfers"], "properties": {
+            "balances": {"type": "object", "additionalProperties": _MONEY}, "pots": _MONEY,
+            "exact": {"type": "boolean"}, "note": {"type": "string"},
+            "transfers": {"type": "array", "items": {"type": "object", "required": ["from", "to", "amount"],
+                                                     "properties": {"from": {"type": "string"},
+                                                                    "to": {"type": "string"},
+                                                                    "amount": _MONEY}}}}},
+        "MatchIn": {"type": "object", "required": ["game", "players"], "additionalProperties": False,
+                    "properties": {"game": {"enum": list(games.GAMES)}, "players": _NAMES,
+                                   "dealer": {"type": "string"}, "stake": _MONEY,
+                                   "options": {"type": "object", "description": "The game's options (rules/)."}}},
+        "State": {"type": "object", "required": ["dealer", "finished", "balances"], "properties": {
+            "dealer": {"type": ["string", "null"]}, "finished": {"type": "boolean"},
+            "balances": {"type": "object", "additionalProperties": _MONEY}, "pot": _MONEY}},
+        "Match": {"type": "object", "required": ["id", "game", "state", "rounds"], "properties": {
+            "id": {"type": "integer"}, "game": {"type": "string"}, "state": _ref("State"),
+            "rounds": {"type": "array", "items": {"type": "object", "properties": {
+                "round": {"type": "integer"}, "kind": {"enum": ["round", "close"]},
+                "payload": {"type": "object"}, "void": {"type": "boolean"}}}}}},
+        "RoundIn": {"description": "The game's round payload (shared/API.md).",
+                    "oneOf": list(round_payloads.values())},
+        "RoundOut": {"type": "object", "required": ["round", "state"],
+                     "properties": {"round": {"type": "integer"}, "state": _ref("State")}},
+        "StateOut": {"type": "object", "required": ["state"], "properties": {"state": _ref("State")}},
+        "Dot": {"type": "object", "required": ["player", "offence"], "additionalProperties": False,
+                "properties": {"player": {"type": "string"}, "offence": {"type": "string"},
+                               "dots": {"type": "integer", "minimum": 1, "maximum": 4}}},
+    }
+    paths: dict[str, Any] = {
+        "/api/openapi.json": {"get": _op("This document.", "OpenAPI 3.1", {"type": "object"}, auth=False,
+                                         errors=())},
+        "/api/nights": {"post": _op("Create a night (no credentials); answers with its tokens.", "Created",
+                                    _ref("Night"), body=_ref("NightIn"), params=[_IDEM], auth=False,
+                                    status="201", errors=("400", "404", "413", "503"))},
+        "/api/nights/{night_id}": {"get": _op("A night, its matches and each player's net.", "The night",
+                                              _ref("Night"), params=[_ID, _VIEW])},
+        "/api/nights/{night_id}/players": {"post": _op(
+            "Add a player to the night.", "The night", _ref("Night"), status="201", params=[_ID],
+            body={"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}})},
+        "/api/nights/{night_id}/settlement": {"get": _op(
+            "Balances and the plan with the fewest transfers.", "Settlement", _ref("Settlement"),
+            params=[_ID, _VIEW])},
+        "/api/nights/{night_id}/matches": {"post": _op(
+            "Start a match.", "Created", _ref("Match"), body=_ref("MatchIn"), params=[_ID, _IDEM],
+            status="201")},
+        "/api/matches/{match_id}": {"get": _op("A match: state and log.", "The match", _ref("Match"),
+                                               params=[_MID, _VIEW])},
+        "/api/matches/{match_id}/rounds": {"post": _op(
+            "Enter a round (the game's payload).", "Created", _ref("RoundOut"), body=_ref("RoundIn"),
+            params=[_MID, _IDEM, _EXPECTED], status="201")},
+        "/api/matches/{match_id}/dots": {"post": _op("Knaker: penalty dots (KN-16).", "Created",
+                                                     _ref("RoundOut"), body=_ref("Dot"),
+                                                     params=[_MID, _IDEM], status="201")},
+        "/api/matches/{match_id}/rounds/{seq}/void": {"post": _op(
+            "Void a round; the match is recomputed without it.", "New state", _ref("StateOut"),
+            body={"type": "object", "properties": {"reason": {"type": "string"}}}, params=[_MID, _SEQ, _IDEM])},
+        "/api/matches/{match_id}/close": {"post": _op(
+            "Close the match; a pot is split, awarded or carried (SK-14).", "New state", _ref("StateOut"),
+            body={"type": "object", "properties": {"pot": {"enum": ["split", "award", "carry"]},
+                                                   "to": {"type": "string"}}}, params=[_MID, _IDEM])},
+        "/api/referee/svangknack/dealer": {"post": _op(
+            "SK-3: who deals first from the drawn cards.", "The dealer",
+            {"type": "object", "required": ["dealer"], "properties": {"dealer": {"type": "string"}}},
+            body={"type": "object", "required": ["draws"],
+                  "properties": {"draws": {"type": "object", "additionalProperties": _CARD}}},
+            auth=False, errors=("400", "413", "422"))},
+        "/api/referee/schwimmen/value": {"post": _op(
+            "SW-2/SW-3: the value of a hand.", "The value",
+            {"type": "object", "required": ["value", "kind"],
+             "properties": {"value": {"type": "number"}, "kind": {"enum": ["suit", "three_of_a_kind", "31",
+                                                                           "feuer"]},
+                            "suit": {"type": ["string", "null"]}}},
+            body={"type": "object", "required": ["cards"],
+                  "properties": {"cards": {"type": "array", "items": _CARD}, "deck": {"enum": [32, 36, 52]},
+                                 "feuer": {"type": "boolean"}}},
+            auth=False, errors=("400", "413", "422"))},
+        "/api/referee/knaker/play": {"post": _op(
+            "Knaker part B: may this be laid on this pile? Illegal plays answer 200 with legal=false.",
+            "The verdict",
+            {"type": "object", "required": ["legal", "rule"],
+             "properties": {"legal": {"type": "boolean"}, "rule": {"type": "string"},
+                            "reason": {"type": "string"}, "effects": {"type": "array", "items": {"type": "string"}},
+                            "again": {"type": "boolean"}, "outcome": {"type": ["string", "null"]}}},
+            body={"type": "object", "required": ["pile", "lays"],
+                  "properties": {"pile": {"type": "array"}, "lays": {"type": "array",
+                                                                     "items": {"type": "array", "items": _CARD}},
+                                 "source": {"enum": ["hand", "face_up", "face_down", "chance"]},
+                                 "instick": {"type": "boolean"}, "last_card": {"type": "boolean"},
+                                 "dots": {"type": "integer"}, "double_deck": {"type": "boolean"},
+                                 "handicaps": {"type": "array", "items": {"type": "string"}}}},
+            auth=False, errors=("400", "413"))},
+        "/api/referee/schloapfer/eyes": {"post": _op(
+            "SL-2: the eyes of a set of cards for a trump suit.", "The eyes",
+            {"type": "object", "required": ["eyes"], "properties": {"eyes": {"type": "integer"}}},
+            body={"type": "object", "required": ["cards", "trump"],
+                  "properties": {"cards": {"type": "array", "items": _CARD}, "trump": {"enum": list("SHDC")}}},
+            auth=False, errors=("400", "413"))},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "referee", "version": "1.0",
+                 "description": "The game-night referee's JSON API (contract: shared/API.md)."},
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"edit": {"type": "http", "scheme": "bearer",
+                                         "description": "The night's edit token (reads also accept the view token)."},
+                                "view": {"type": "apiKey", "in": "query", "name": "view"}},
+        },
+        "security": [{"edit": []}, {"view": []}],
+    }
+
+
+@bp.get("/openapi.json")
+def openapi() -> object:
+    return jsonify(document())

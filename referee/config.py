@@ -1,0 +1,65 @@
+"""Configuration from the environment, with safe defaults for a phone at a table.
+
+``DATABASE_URL`` picks the database (default: SQLite in ``instance/``);
+``SECRET_KEY`` signs the session cookie (default: a random key generated once
+and kept in ``instance/secret_key`` so sessions survive a restart).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+#: The project's ``instance/`` folder: the SQLite database and local secrets.
+INSTANCE = Path(__file__).resolve().parent.parent / "instance"
+
+
+def _secret_key(instance: Path) -> str:
+    env = os.environ.get("SECRET_KEY")
+    if env:
+        return env
+    instance.mkdir(parents=True, exist_ok=True)
+    path = instance / "secret_key"
+    if not path.exists():
+        # O_EXCL: two workers starting at once must agree on one key.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def database_url(instance: Path = INSTANCE) -> str:
+    """The database URL; ``postgres://`` is accepted as PostgreSQL with psycopg 3."""
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'referee.sqlite3'}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            url = "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The app's settings: environment first, then ``overrides`` (tests)."""
+    overrides = overrides or {}
+    instance = Path(overrides.get("INSTANCE_PATH", INSTANCE))
+    settings: dict[str, Any] = {
+        "SQLALCHEMY_DATABASE_URI": database_url(instance),
+        "SECRET_KEY": _secret_key(instance),
+        # Requests are small; refuse big bodies before reading them.
+        "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_CONTENT_LENGTH", 256 * 1024)),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "") == "1",
+        "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 60,
+        "WTF_CSRF_TIME_LIMIT": None,
+        "BABEL_DEFAULT_LOCALE": "en",
+        "LANGUAGES": ("en", "sv", "de"),
+        "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
+    }
+    settings.update(overrides)
+    return settings

@@ -1,0 +1,520 @@
+"""Knaker, part A: the ledger of a match (places, penalty dots, standings, money).
+
+A Knaker match is a series of games among the same players (digest
+``rules/knaker.md`` part A). The match log holds two kinds of rounds, both read
+by :func:`parse_round`:
+
+- a game result ``{"events": [{"out": ["Anna"]}, {"lost": ["Bo"]}, ...]}``
+  (KN-7): the events of the game in order, each one round of play in which the
+  named players went out, lost, or were disqualified;
+- a dot ``{"dot": {"player": "Bo", "offence": "swap_face_down", "dots": 2}}``
+  (KN-16; the service wraps the body of ``POST .../dots`` as ``{"dot": body}``).
+
+Offences (``offence`` -> dots, rule):
+
+==================  =====================  ==========================================
+``ordinary``        1                      KN-16 (drawing too late/too many KN-3.4,
+                                           looking at a face-down card, ...)
+``swap_face_down``  2                      KN-16.2
+``turn_face_down``  2                      KN-16.2
+``throw_last_card`` 3                      KN-16.2
+``denial``          1 more                 KN-16.5
+``giffelcheat``     disqualification       KN-16.3
+``other``           the leader's 1 to 4    KN-16.2 ("max four dots per cheat")
+``spectator``       1 for the NEXT game    KN-16.1
+``bad_loser``       1 for the NEXT game    KN-16.9
+==================  =====================  ==========================================
+
+Decisions where the digest is silent (each also in the report):
+
+- Places (KN-7): ``out`` takes the best free place, ``lost`` and
+  ``disqualified`` the worst free place. Several players in one ``out`` element
+  share the place (KN-7.3: 1, 2, 2, 4). Several players in one ``lost`` or
+  ``disqualified`` element also share: they take the worst free places and
+  share the best of them (two losers of four in one element: 3, 3). A leader
+  who knows their order enters them as separate elements (KN-7.2).
+- The last player left (KN-7.1) is implied. Naming them explicitly in a final
+  element of their own is accepted with any key: they take the one remaining
+  place either way. More than one player left unnamed is refused (KN-7.1); a
+  player named twice is refused (KN-7).
+- Disqualification: a player who reached 5 dots (KN-16.8) or got a giffelcheat
+  (KN-16.3) in the current game must be listed under ``disqualified`` in that
+  game's result (the engine cannot know the moment, which decides the place);
+  otherwise the result is refused citing that rule. The leader may also list a
+  player as ``disqualified`` without a recorded dot (e.g. a giffelcheat noticed
+  while entering the result). A disqualified player gets no more in-game dots;
+  ``spectator``/``bad_loser`` dots for the next game are still accepted.
+- Dots of named offences are fixed by the rules: a ``dots`` value that differs
+  is refused citing the offence's rule; only ``other`` takes 1 to 4 (required).
+  ``giffelcheat`` takes no ``dots``. ``denial`` needs an earlier in-game offence
+  of that player in this game that was not already denied (KN-16.5). Dots are
+  not capped at 5 (the 6th and 7th may come from one heavy offence); the count
+  is shown as given.
+- Carried dots (KN-16.1, KN-16.9) become the player's dots when the next game
+  starts, i.e. when the current game's result is entered; the consequences of
+  KN-16.8 apply to them as to any dot (5 carried dots: disqualified from the
+  start).
+- Dealer: the seed names no dealer rule, so the deal moves one seat clockwise
+  after each game.
+- Money (KN-L): ``loser_pays``: every player on the last place (the largest
+  place number of the game) pays the stake to every player not on it. Whether
+  losers of a shared last place also pay each other makes no difference (it
+  nets to zero), so they don't. When everybody shares one place nobody pays.
+  ``pot``: at each game's result every player stakes, and the first place takes
+  the pot at once (a shared first place splits it, a remainder of minor units
+  one each in seat order from the dealer's left). The pot therefore never holds
+  money between games, so :func:`close` ignores ``how``/``to``.
+  ``stake`` must be more than 0 with ``loser_pays``/``pot`` and may not be
+  negative (KN-L); with ``none`` it is kept but unused.
+- Player count: 2 to 6 (KN-1); with ``double_deck`` 2 to 12 (KN-17).
+- Standings: each game a player scores the number of players placed below
+  them (KN-L). The match has no end of its own: only the leader's
+  :func:`close` finishes it; rounds after that are refused citing KN-L.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.engine import BadInput, RuleViolation, check_conserved
+from referee.engine.money import Money, add, split
+from referee.engine.records import expect_int, expect_object, expect_player, expect_str, option
+
+NAME = "knaker"
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+MAX_PLAYERS_DOUBLE = 12
+DISQUALIFYING_DOTS = 5
+
+#: Event keys of a game result, in the order the contract names them.
+EVENT_KINDS: tuple[str, ...] = ("out", "lost", "disqualified")
+
+
+@dataclass(frozen=True)
+class Offence:
+    """One kind of offence: its default dots (None: disqualification), rule, wording."""
+
+    name: str
+    dots: int | None
+    rule: str
+    label: str
+    fixed: bool = True
+    next_game: bool = False
+
+
+OFFENCES: dict[str, Offence] = {o.name: o for o in (
+    Offence("ordinary", 1, "KN-16", "an ordinary cheat"),
+    Offence("swap_face_down", 2, "KN-16.2", "swapping face-down cards"),
+    Offence("turn_face_down", 2, "KN-16.2", "turning a face-down card face up"),
+    Offence("throw_last_card", 3, "KN-16.2", "throwing away one's last card"),
+    Offence("denial", 1, "KN-16.5", "denying a cheat and then being found guilty"),
+    Offence("giffelcheat", None, "KN-16.3", "a giffelcheat"),
+    Offence("other", None, "KN-16.2", "another cheat", fixed=False),
+    Offence("spectator", 1, "KN-16.1", "a spectator pointing out a cheat", next_game=True),
+    Offence("bad_loser", 1, "KN-16.9", "leaving a game after a majority decision", next_game=True),
+)}
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options of ``rules/knaker.md``."""
+
+    payout: str = option("none", choices=("none", "loser_pays", "pot"),
+                         doc="Money per game: none (standings only), the last place pays everyone, or a pot "
+                             "for the first place.")
+    double_deck: bool = option(False, doc="Play with two decks (110 cards), allowing up to 12 players.")
+
+
+
+@dataclass(frozen=True)
+class Event:
+    """One round of play in a game's result: who went out, lost or was disqualified."""
+
+    kind: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Dot:
+    """Dots for one offence; ``dots`` is None when the payload left it out."""
+
+    player: str
+    offence: str
+    dots: int | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round of the match log: a game result (``events``) or a dot (``dot``)."""
+
+    events: tuple[Event, ...] = ()
+    dot: Dot | None = None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What the last game did, for the log, the protocol and the phone page."""
+
+    game_no: int
+    dealer: int
+    events: tuple[Event, ...]
+    places: tuple[int, ...]
+    scores: tuple[int, ...]
+    payments: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    """A Knaker match between games (all tuples aligned with ``players``).
+
+    ``dots``, ``giffel``, ``offences`` and ``denials`` belong to the game being
+    played; ``carried`` are dots already given for the next game.
+    """
+
+    players: tuple[str, ...]
+    balances: tuple[int, ...]
+    pot: int
+    finished: bool
+    options: Options
+    stake: int
+    dealer: int
+    dots: tuple[int, ...]
+    giffel: tuple[bool, ...]
+    offences: tuple[int, ...]
+    denials: tuple[int, ...]
+    carried: tuple[int, ...]
+    standings: tuple[int, ...]
+    games: int = 0
+    last_game: GameRecord | None = None
+
+    @property
+    def places(self) -> tuple[int, ...] | None:
+        """The places of the last game, or None before the first."""
+        return None if self.last_game is None else self.last_game.places
+
+
+def disqualified_by(state: State, seat: int) -> str | None:
+    """The rule that disqualified this player in the current game, if any."""
+    if state.giffel[seat]:
+        return "KN-16.3"
+    if state.dots[seat] >= DISQUALIFYING_DOTS:
+        return "KN-16.8"
+    return None
+
+
+# --- start -------------------------------------------------------------------
+
+def start(players: tuple[str, ...], dealer: str, stake: int, options: Options) -> State:
+    """A new match; refuses a player count or stake the rules don't allow."""
+    n = len(players)
+    if options.double_deck:
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS_DOUBLE:
+            raise RuleViolation("KN-17", f"Knaker with a double deck is for 2 to 12 players; you have {n} (KN-17).")
+    elif not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        hint = " (more with the double deck option)" if n > MAX_PLAYERS else ""
+        raise RuleViolation("KN-1", f"Knaker is for 2 to 6 players{hint}; you have {n} (KN-1).")
+    if stake < 0:
+        raise RuleViolation("KN-L", "The stake cannot be negative (KN-L).")
+    if options.payout != "none" and stake == 0:
+        raise RuleViolation("KN-L", f"Payout {options.payout} needs a stake of more than 0 (KN-L).")
+    zeros = (0,) * n
+    state = State(players=players, balances=zeros, pot=0, finished=False, options=options, stake=stake,
+                  dealer=players.index(dealer), dots=zeros, giffel=(False,) * n, offences=zeros,
+                  denials=zeros, carried=zeros, standings=zeros)
+    check_conserved(state.balances, state.pot)
+    return state
+
+
+# --- parsing -----------------------------------------------------------------
+
+def parse_round(state: State, data: Mapping[str, Any], money: Money) -> Round:
+    """A game result or a dot from JSON (shape only; the rules are :func:`apply`'s)."""
+    del money  # a Knaker round holds no amounts
+    body = expect_object(data, "round", ("events", "dot"))
+    if ("events" in body) == ("dot" in body):
+        raise BadInput("events", "A Knaker round is either a game result (events) or a dot (dot).")
+    if "dot" in body:
+        return Round(dot=_parse_dot(state, body["dot"]))
+    raw = body["events"]
+    if not isinstance(raw, list):
+        raise BadInput("events", 'events must be a list like [{"out": ["Anna"]}, {"lost": ["Bo"]}].')
+    return Round(events=tuple(_parse_event(state, item, f"events[{k}]") for k, item in enumerate(raw)))
+
+
+def _parse_event(state: State, item: object, field: str) -> Event:
+    obj = expect_object(item, field, EVENT_KINDS)
+    if len(obj) != 1:
+        raise BadInput(field, f"{field} must have exactly one of out, lost, disqualified.")
+    ((kind, names),) = obj.items()
+    if not isinstance(names, list) or not names:
+        raise BadInput(f"{field}.{kind}", f"{field}.{kind} must be a non-empty list of player names.")
+    # Each name must be a player of the match; a player named twice is a rule matter (KN-7).
+    seats = tuple(expect_player(state.players, name, f"{field}.{kind}") for name in names)
+    return Event(str(kind), tuple(state.players[s] for s in seats))
+
+
+def _parse_dot(state: State, item: object) -> Dot:
+    obj = expect_object(item, "dot", ("player", "offence", "dots"), required=("player", "offence"))
+    seat = expect_player(state.players, obj["player"], "player")
+    offence = expect_str(obj["offence"], "offence", max_len=40)
+    if offence not in OFFENCES:
+        raise BadInput("offence", f"Unknown offence {offence[:40]!r} (known: {', '.join(OFFENCES)}).")
+    dots = None if obj.get("dots") is None else expect_int(obj["dots"], "dots")
+    if dots is None and not OFFENCES[offence].fixed:
+        raise BadInput("dots", "dots (1 to 4) is required for offence other.")
+    return Dot(state.players[seat], offence, dots)
+
+
+def round_json(rnd: Round, money: Money) -> dict[str, Any]:
+    """The canonical payload of a round (what :func:`parse_round` reads back)."""
+    del money
+    if rnd.dot is not None:
+        dot: dict[str, Any] = {"player": rnd.dot.player, "offence": rnd.dot.offence}
+        if rnd.dot.dots is not None:
+            dot["dots"] = rnd.dot.dots
+        return {"dot": dot}
+    return {"events": [{e.kind: list(e.players)} for e in rnd.events]}
+
+
+# --- rules -------------------------------------------------------------------
+
+def places_of(players: tuple[str, ...], events: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[int, ...]:
+    """The places of a game from its events as (kind, seats), KN-7.
+
+    ``out`` takes the best free place, ``lost``/``disqualified`` the worst;
+    players of one element share the best place of the range they fill
+    (KN-7.3: 1, 2, 2, 4); the one player left takes the remaining place
+    (KN-7.1). Raises :class:`RuleViolation` unless every player is placed
+    exactly once.
+    """
+    n = len(players)
+    places: list[int | None] = [None] * n
+    best, worst = 1, n
+    for kind, seats in events:
+        for seat in seats:
+            if places[seat] is not None or seats.count(seat) > 1:
+                raise RuleViolation("KN-7", f"{players[seat]} is named twice in the game's result; every player "
+                                            "takes exactly one place (KN-7).")
+        k = len(seats)
+        if kind == "out":
+            place = best
+            best += k
+        else:
+            worst -= k
+            place = worst + 1
+        for seat in seats:
+            places[seat] = place
+    left = [s for s in range(n) if places[s] is None]
+    if len(left) > 1:
+        raise RuleViolation("KN-7.1", f"{len(left)} players are not placed; play goes on while more than one "
+                                      "player is left, so name who went out, lost or was disqualified (KN-7.1).")
+    for seat in left:
+        places[seat] = best
+    return tuple(p for p in places if p is not None)
+
+
+def scores_of(places: tuple[int, ...]) -> tuple[int, ...]:
+    """KN-L standings: each player scores the number of players placed below them."""
+    return tuple(sum(1 for q in places if q > p) for p in places)
+
+
+def payments_of(state: State, places: tuple[int, ...]) -> tuple[int, ...]:
+    """The money of one game for each player (sums to zero), KN-L."""
+    n = len(places)
+    stake = state.stake
+    if state.options.payout == "loser_pays":
+        last = max(places)
+        losers = sum(1 for p in places if p == last)
+        return tuple(-stake * (n - losers) if p == last else stake * losers for p in places)
+    if state.options.payout == "pot":
+        winners = [s for s in _seats_from_left_of(state.dealer, n) if places[s] == 1]
+        shares = split(stake * n, len(winners))
+        out = [-stake] * n
+        for seat, share in zip(winners, shares, strict=True):
+            out[seat] += share
+        return tuple(out)
+    return (0,) * n
+
+
+def _seats_from_left_of(dealer: int, n: int) -> list[int]:
+    return [(dealer + 1 + k) % n for k in range(n)]
+
+
+def check(state: State, rnd: Round) -> RuleViolation | None:
+    """The violation :func:`apply` would raise for this round, or None."""
+    try:
+        apply(state, rnd)
+    except RuleViolation as err:
+        return err
+    return None
+
+
+def apply(state: State, rnd: Round) -> State:
+    """The state after a game result or a dot; :class:`RuleViolation` if the rules forbid it."""
+    if state.finished:
+        raise RuleViolation("KN-L", "The game leader has closed this match; no more games or dots can be "
+                                    "entered (KN-L).")
+    new = _apply_dot(state, rnd.dot) if rnd.dot is not None else _apply_game(state, rnd.events)
+    check_conserved(new.balances, new.pot)
+    return new
+
+
+def _seat(state: State, name: str, field: str) -> int:
+    try:
+        return state.players.index(name)
+    except ValueError:
+        raise BadInput(field, f"{name[:40]!r} is not a player of this match.") from None
+
+
+def _apply_game(state: State, events: tuple[Event, ...]) -> State:
+    n = len(state.players)
+    indexed = tuple((e.kind, tuple(_seat(state, p, "events") for p in e.players)) for e in events)
+    places = places_of(state.players, indexed)
+    listed_disqualified = {s for kind, seats in indexed if kind == "disqualified" for s in seats}
+    for seat in range(n):
+        rule = disqualified_by(state, seat)
+        if rule is not None and seat not in listed_disqualified:
+            why = "got a giffelcheat" if rule == "KN-16.3" else f"has {state.dots[seat]} dots"
+            raise RuleViolation(rule, f"{state.players[seat]} {why} and is disqualified in this game; list them "
+                                      f"under disqualified at the moment it happened ({rule}).")
+    scores = scores_of(places)
+    payments = payments_of(state, places)
+    zeros = (0,) * n
+    record = GameRecord(game_no=state.games + 1, dealer=state.dealer, events=events, places=places,
+                        scores=scores, payments=payments)
+    return replace(
+        state,
+        balances=add(state.balances, payments),
+        dealer=(state.dealer + 1) % n,
+        dots=state.carried,
+        giffel=(False,) * n,
+        offences=zeros,
+        denials=zeros,
+        carried=zeros,
+        standings=add(state.standings, scores),
+        games=state.games + 1,
+        last_game=record,
+    )
+
+
+def _apply_dot(state: State, dot: Dot) -> State:
+    seat = _seat(state, dot.player, "player")
+    name = state.players[seat]
+    offence = OFFENCES[dot.offence]
+    if offence.fixed and offence.dots is None and dot.dots is not None:
+        raise RuleViolation(offence.rule, f"A giffelcheat means disqualification, not dots; leave dots out "
+                                          f"({offence.rule}).")
+    if offence.fixed and offence.dots is not None and dot.dots is not None and dot.dots != offence.dots:
+        raise RuleViolation(offence.rule, f"{offence.label.capitalize()} gives {offence.dots} "
+                                          f"dot{'s' if offence.dots > 1 else ''}; you entered {dot.dots} "
+                                          f"({offence.rule}).")
+    if not offence.fixed and dot.dots is not None and not 1 <= dot.dots <= 4:
+        raise RuleViolation(offence.rule, f"A cheat gives 1 to 4 dots; you entered {dot.dots} ({offence.rule}).")
+    if offence.next_game:
+        return replace(state, carried=_bump(state.carried, seat, 1))
+    rule = disqualified_by(state, seat)
+    if rule is not None:
+        raise RuleViolation(rule, f"{name} is already disqualified in this game and gets no more dots in it "
+                                  f"({rule}).")
+    if offence.name == "giffelcheat":
+        return replace(state, giffel=state.giffel[:seat] + (True,) + state.giffel[seat + 1:],
+                       offences=_bump(state.offences, seat, 1))
+    if offence.name == "denial":
+        if state.denials[seat] >= state.offences[seat]:
+            raise RuleViolation("KN-16.5", f"{name} has no cheat in this game that the extra dot for denying it "
+                                           "could follow (KN-16.5).")
+        return replace(state, dots=_bump(state.dots, seat, 1), denials=_bump(state.denials, seat, 1))
+    amount = dot.dots if dot.dots is not None else offence.dots
+    if amount is None:
+        raise BadInput("dots", "dots (1 to 4) is required for offence other.")
+    return replace(state, dots=_bump(state.dots, seat, amount), offences=_bump(state.offences, seat, 1))
+
+
+def _bump(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    return values[:seat] + (values[seat] + amount,) + values[seat + 1:]
+
+
+# --- close -------------------------------------------------------------------
+
+def close(state: State, how: str, to: str | None) -> State:
+    """The leader ends the match. No pot is ever on the table between games, so ``how``/``to`` are ignored."""
+    del how, to
+    if state.finished:
+        raise RuleViolation("KN-L", "This match is already closed (KN-L).")
+    new = replace(state, finished=True)
+    check_conserved(new.balances, new.pot)
+    return new
+
+
+# --- JSON --------------------------------------------------------------------
+
+#: KN-16.8: (consequence id, English text) by the number of dots.
+_CONSEQUENCES: tuple[tuple[str, str], ...] = (
+    ("none", "No dots."),
+    ("warning", "Warning (1st dot)."),
+    ("warning", "Warning (2nd dot)."),
+    ("no_ladders", "May not lay ladders (KN-12)."),
+    ("pick_up_pile", "Picks up the discard pile now (or at the next turn, laying nothing then); no ladders."),
+    ("disqualified", "Disqualified: a spectator until the next game."),
+)
+
+
+def consequence(state: State, seat: int) -> dict[str, Any]:
+    """The KN-16.8 (or KN-16.3) consequence of a player's current dots, for the phone page."""
+    if state.giffel[seat]:
+        return {"consequence": "disqualified", "rule": "KN-16.3",
+                "text": "Disqualified for a giffelcheat: a spectator until the next game."}
+    ident, text = _CONSEQUENCES[min(state.dots[seat], DISQUALIFYING_DOTS)]
+    return {"consequence": ident, "rule": None if ident == "none" else "KN-16.8", "text": text}
+
+
+def state_json(state: State, money: Money) -> dict[str, Any]:
+    """The state as the API shows it: names, money strings, places, standings, dots."""
+    names = state.players
+    n = len(names)
+
+    def by_name(values: tuple[int, ...]) -> dict[str, int]:
+        return {names[s]: values[s] for s in range(n)}
+
+    places: dict[str, int] = {}
+    last: dict[str, Any] | None = None
+    if state.last_game is not None:
+        g = state.last_game
+        order = sorted(range(n), key=lambda s: (g.places[s], s))
+        places = {names[s]: g.places[s] for s in order}
+        last = {
+            "game_no": g.game_no,
+            "dealer": names[g.dealer],
+            "events": [{e.kind: list(e.players)} for e in g.events],
+            "places": places,
+            "scores": by_name(g.scores),
+            "payments": {names[s]: money.format(g.payments[s]) for s in range(n)},
+        }
+    return {
+        "dealer": names[state.dealer],
+        "finished": state.finished,
+        "balances": {names[s]: money.format(state.balances[s]) for s in range(n)},
+        "pot": money.format(state.pot),
+        "stake": money.format(state.stake),
+        "payout": state.options.payout,
+        "double_deck": state.options.double_deck,
+        "places": places,
+        "standings": by_name(state.standings),
+        "dots": by_name(state.dots),
+        "carried_dots": by_name(state.carried),
+        "consequences": {names[s]: consequence(state, s) for s in range(n)},
+        "disqualified": [names[s] for s in range(n) if disqualified_by(state, s) is not None],
+        "game_no": state.games + 1,
+        "games_played": state.games,
+        "last_game": last,
+    }
+
+
+__all__ = [
+    "NAME", "OFFENCES", "Dot", "Event", "GameRecord", "Options", "Round", "State", "apply", "check", "close",
+    "consequence", "disqualified_by", "parse_round", "payments_of", "places_of", "round_json", "scores_of",
+    "start", "state_json",
+]

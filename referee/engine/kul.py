@@ -1,0 +1,191 @@
+"""Kul (Femkort, Sista stick): marks for the last trick, the pot to the first to 3 (``KU-1`` .. ``KU-4``).
+
+The digest is the Kul part of ``rules/svangknack.md``; the seed is the
+afterword of the SSKF rules. A round is one deal of five cards; its only
+fact for the ledger is who took the fifth and last trick (KU-3). How the
+tricks are played (no trumps, forced overtaking) is table-only.
+
+Decisions where the digest is silent (also in the report):
+
+- The stake may be 0 (a game for honour); a negative stake is ``KU-2``.
+- Between deals the deal moves one seat clockwise (the forehand deals next);
+  after the win the winner is the dealer of the next game (KU-4).
+- A round after the win is ``KU-4``; a round after the leader closed the
+  match early is ``SK-14`` (the closing rule of the same digest), and so is
+  closing a finished match.
+- ``close`` works like Svängknack's (SK-14): ``split`` among all players,
+  remainder one minor unit each in seat order from the dealer's left;
+  ``award`` to ``to``; ``carry`` keeps the pot as ``carried_out``. With an
+  empty pot (after a win, or stake 0) ``how`` is ignored; ``to`` is read only
+  for ``award``.
+- ``start`` accepts ``carried_in`` like Svängknack (a carried pot the game
+  starts with; >= 0); the invariant is then ``sum(balances) + pot ==
+  carried_in``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.engine import BadInput, RuleViolation, check_conserved
+from referee.engine.money import Money, add, pay, split
+from referee.engine.records import expect_object, expect_player, option, options_json
+
+NAME = "kul"
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options of the Kul rules."""
+
+    marks_to_win: int = option(3, choices=(3, 2), minimum=2, maximum=3,
+                               doc="Marks (last tricks) needed to take the pot: 3, or 2 in the short variant (KU-4).")
+
+
+@dataclass(frozen=True)
+class Round:
+    """One deal: who took the fifth and last trick (KU-3)."""
+
+    last_trick: str
+
+
+@dataclass(frozen=True)
+class State:
+    """A game of Kul between deals."""
+
+    players: tuple[str, ...]
+    balances: tuple[int, ...]
+    pot: int
+    finished: bool
+    dealer: int
+    stake: int
+    options: Options
+    marks: tuple[int, ...]
+    winner: int | None = None
+    round_no: int = 0
+    last_trick: int | None = None
+    carried_in: int = 0
+    carried_out: int | None = None
+    closed_how: str | None = None
+    closed_to: int | None = None
+
+
+def start(players: tuple[str, ...], dealer: str, stake: int, options: Options, *,
+          carried_in: int = 0) -> State:
+    """A new game: KU-1 player count, KU-2 everyone pays the stake into the pot."""
+    n = len(players)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise RuleViolation("KU-1", f"Kul is played by 2 to 10 players; you have {n} (KU-1).")
+    if stake < 0:
+        raise RuleViolation("KU-2", "The stake cannot be negative (KU-2).")
+    if carried_in < 0:
+        raise BadInput("carried_in", "A carried pot cannot be negative.")
+    if dealer not in players:
+        raise BadInput("dealer", f"{dealer[:40]!r} is not a player of this match.")
+    state = State(players=players, balances=(-stake,) * n, pot=stake * n + carried_in, finished=False,
+                  dealer=players.index(dealer), stake=stake, options=options, marks=(0,) * n,
+                  carried_in=carried_in)
+    _conserved(state)
+    return state
+
+
+def _conserved(state: State) -> None:
+    check_conserved(state.balances, state.pot - state.carried_in)
+
+
+def parse_round(state: State, data: Mapping[str, Any], money: Money) -> Round:
+    """``{"last_trick": name}`` into a :class:`Round` (shape only)."""
+    obj = expect_object(data, "round", ("last_trick",), required=("last_trick",))
+    return Round(last_trick=state.players[expect_player(state.players, obj["last_trick"], "last_trick")])
+
+
+def round_json(rnd: Round, money: Money) -> dict[str, Any]:
+    """The canonical payload of a deal."""
+    return {"last_trick": rnd.last_trick}
+
+
+def apply(state: State, rnd: Round) -> State:
+    """One more mark (KU-3); the first to ``marks_to_win`` takes the pot (KU-4)."""
+    if state.winner is not None:
+        raise RuleViolation("KU-4", f"{state.players[state.winner]} has won the Kul; the game is over (KU-4).")
+    if state.finished:
+        raise RuleViolation("SK-14", "The game has been closed; no more deals can be entered (SK-14).")
+    try:
+        who = state.players.index(rnd.last_trick)
+    except ValueError:
+        raise BadInput("last_trick", f"{rnd.last_trick[:40]!r} is not a player of this match.") from None
+    marks = pay(state.marks, who, 1)
+    n = len(state.players)
+    if marks[who] >= state.options.marks_to_win:
+        nxt = replace(state, marks=marks, balances=pay(state.balances, who, state.pot), pot=0, finished=True,
+                      winner=who, dealer=who, round_no=state.round_no + 1, last_trick=who)
+    else:
+        nxt = replace(state, marks=marks, dealer=(state.dealer + 1) % n, round_no=state.round_no + 1,
+                      last_trick=who)
+    _conserved(nxt)
+    return nxt
+
+
+def check(state: State, rnd: Round) -> RuleViolation | None:
+    """The yes/no twin of :func:`apply`."""
+    try:
+        apply(state, rnd)
+    except RuleViolation as exc:
+        return exc
+    return None
+
+
+def close(state: State, how: str, to: str | None) -> State:
+    """The leader ends the game early; a pot is split, awarded or carried (SK-14)."""
+    if state.finished:
+        raise RuleViolation("SK-14", "The game is already over (SK-14).")
+    n = len(state.players)
+    if state.pot == 0:
+        nxt = replace(state, finished=True)
+    elif how == "split":
+        shares = split(state.pot, n, first=(state.dealer + 1) % n)
+        nxt = replace(state, balances=add(state.balances, shares), pot=0, finished=True, closed_how="split")
+    elif how == "award":
+        if to is None or to not in state.players:
+            raise BadInput("to", "Say which player of this match is awarded the pot.")
+        who = state.players.index(to)
+        nxt = replace(state, balances=pay(state.balances, who, state.pot), pot=0, finished=True,
+                      closed_how="award", closed_to=who)
+    elif how == "carry":
+        nxt = replace(state, finished=True, carried_out=state.pot, closed_how="carry")
+    else:
+        raise BadInput("pot", "pot must be one of: split, award, carry.")
+    _conserved(nxt)
+    return nxt
+
+
+def state_json(state: State, money: Money) -> dict[str, Any]:
+    """The state as the API contract shows it, plus what the pages use."""
+    players = state.players
+    return {
+        "dealer": players[state.dealer],
+        "finished": state.finished,
+        "balances": {p: money.format(b) for p, b in zip(players, state.balances, strict=True)},
+        "pot": money.format(state.pot),
+        "marks": dict(zip(players, state.marks, strict=True)),
+        "winner": None if state.winner is None else players[state.winner],
+        "stake": money.format(state.stake),
+        "marks_to_win": state.options.marks_to_win,
+        "round_no": state.round_no,
+        "last_trick": None if state.last_trick is None else players[state.last_trick],
+        "carried_in": money.format(state.carried_in),
+        "carried": None if state.carried_out is None else money.format(state.carried_out),
+        "closed": None if state.closed_how is None else {
+            "how": state.closed_how,
+            "to": None if state.closed_to is None else players[state.closed_to]},
+        "options": options_json(state.options),
+    }
+
+
+__all__ = ["NAME", "Options", "Round", "State", "apply", "check", "close", "parse_round", "round_json",
+           "start", "state_json"]

@@ -1,0 +1,616 @@
+"""Schloapfer: strokes, rings and the loser (rules ``SL-1`` .. ``SL-15``).
+
+The digest is ``rules/schloapfer.md``; the seed is the Perlen-Reihe
+description of the Vorarlberg Jass game. ``SL-14`` (how the cards are played
+to tricks) is table-only: the app records the eyes each player took in a
+deal, it does not referee the cards. The eye counter (:func:`count_eyes`,
+:func:`eye_count`) helps the table add up the cards a player took (SL-2).
+
+Bookkeeping per player (tuples aligned with ``players``)::
+
+    points       strokes counted, 0..5 (counting UP: 5 = the centre of the X)
+    rings        uncancelled rings ("i säcken")
+    rings_total  every ring ever received, cancelled or not (SL-11)
+    status       "in" | "finished" | "out" | "lost"
+
+A deal (SL-4, SL-5, SL-6, SL-7, SL-8)::
+
+    at stake: 1 stroke with 2-3 players in the match, 2 with 4-6
+              (2 with 3 under ``two_strokes_with_three``)
+    one player alone played (everybody else passed) -> wins without play,
+        gets every stroke at stake, no rings
+    >= 2 played: rank by eyes (high first), ties nearest the dealer's left;
+        1 at stake: the first gets it if >= 21 eyes
+        2 at stake: one player >= 21 gets both; two or more: the first two one each
+        every player who played with < 21 eyes gets a ring
+    a stroke to a player with uncancelled rings cancels one ring instead
+
+Money: ``loser_pays`` (SL-9): nothing moves until the match ends, then the
+loser pays the stake to every other player. ``pot`` (SL-10): every player
+pays the stake into the pot at the start, each ring costs one stake into the
+pot, the first to five points takes the pot.
+
+Seats: ``State.dealer`` is the seat of who deals the NEXT deal. After every
+deal the deal moves clockwise to the next player still in the match (SL-3).
+"Nearest the dealer's left" (SL-6) is seat order starting at the dealer's
+left neighbour, the dealer last.
+
+Decisions where the digest is silent (also in the report):
+
+- Payload (lead's decision): a player of the match not named in ``eyes``
+  passed. The player who wins without play (the dealer in SL-4, or the lone
+  player under ``turned_trump``, SL-12 decision) is named alone with 0 eyes;
+  any other count for that player is rejected (``SL-4`` / ``SL-12``), since
+  no cards were played. With ``turned_trump`` everybody passing is ``{}``.
+- A stroke that would take a player beyond five points is void (the second
+  stroke of a pair to a player on four points): the player has finished and
+  the stroke does not pass on to anybody else.
+- ``ring_limit`` with ``loser_pays``: if several players pass the limit in
+  the same deal, only one has lost: the one with the fewest eyes in that deal
+  (the mirror of SL-10's "more eyes wins"); with equal eyes, the one seated
+  farthest from the dealer's left (the mirror of SL-6). That player gets
+  status ``"out"`` and is the loser; the others keep ``"in"`` (the match is
+  over). A ring-limit loss takes precedence over the last-player-left rule
+  in the same deal.
+- ``ring_limit`` with ``pot``: the ring that passes the limit is still paid
+  for (one stake into the pot), then the player is ``"out"``. When only one
+  player is left in the pot game and nobody reached five, that player wins
+  the pot (``SL-11``). When everybody still in the pot game passes the limit
+  in the same deal, those players share the pot by the SL-10 rule (more eyes
+  in that deal wins, equal eyes share).
+- ``pot`` scoring: every player who reached five gets status
+  ``"finished"`` (also the one who lost a simultaneous finish on eyes); a
+  last-player-left winner keeps ``"in"``. When two share
+  the pot, ``"winner"`` is null and ``"winners"`` names both. Remainders of
+  shares go one minor unit each in seat order from the left of that deal's
+  dealer.
+- ``turned_trump`` needs at most 5 players at the start of the match (SL-12);
+  with 6 ``start`` raises ``SL-12``.
+- A round after the match ended cites the rule that ended it (``SL-9``,
+  ``SL-10``, ``SL-11``); after ``close`` by the game leader it cites ``SL-9``.
+- ``close``: with ``pot`` scoring and money in the pot, ``split`` shares it
+  among the players still in the match (remainder from the next dealer's
+  left), ``award`` gives it to any player of the match named in ``to``,
+  ``carry`` leaves it (``carried`` is set). With ``loser_pays`` (or an empty
+  pot) ``how`` and ``to`` are ignored; closing early with ``loser_pays``
+  moves no money (there is no loser).
+- A negative stake is a ``BadInput`` (``stake``); stake 0 plays for nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.engine import BadInput, RuleViolation, check_conserved
+from referee.engine.cards import SUITS, Card, full_deck, parse_card
+from referee.engine.money import Money, add, split
+from referee.engine.records import (
+    expect_int,
+    expect_object,
+    expect_player,
+    expect_player_map,
+    expect_str,
+    option,
+    options_json,
+)
+
+NAME = "schloapfer"
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+#: With ``turned_trump`` at most this many players (SL-12).
+TURNED_TRUMP_MAX = 5
+#: Points that finish a player (the centre of the X, SL-8/SL-9).
+POINTS_TO_FINISH = 5
+#: Eyes a player needs to compete for a stroke and escape a ring (SL-5, SL-7).
+NEEDED = 21
+#: Eyes in the whole deck (SL-2).
+TOTAL_EYES = 152
+
+IN, FINISHED, OUT, LOST = "in", "finished", "out", "lost"
+LOSER_PAYS, POT = "loser_pays", "pot"
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options of SL-5, SL-10, SL-11 and SL-12."""
+
+    scoring: str = option(LOSER_PAYS, choices=(LOSER_PAYS, POT),
+                          doc="loser_pays: the last player left pays everyone; pot: stakes and rings into a pot, "
+                              "the first to five points takes it (SL-10).")
+    two_strokes_with_three: bool = option(False, doc="With exactly three players in the match, two strokes are at "
+                                                     "stake instead of one (SL-5).")
+    ring_limit: int | None = option(None, minimum=1, maximum=20,
+                                    doc="A player whose total of rings passes this number is out (SL-11); "
+                                        "off when empty.")
+    turned_trump: bool = option(False, doc="Trumps come from the top card of the stock; the dealer may pass too "
+                                           "(SL-12, at most five players).")
+
+
+@dataclass(frozen=True)
+class Round:
+    """One deal as entered: eyes per seat, ``None`` for a player who passed."""
+
+    players: tuple[str, ...]
+    eyes: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What one deal did, per seat: for the page's summary and the protocol table."""
+
+    no: int
+    dealer: int
+    at_stake: int
+    in_match: tuple[bool, ...]
+    eyes: tuple[int | None, ...]
+    without_play: int | None
+    strokes: tuple[int, ...]
+    cancelled: tuple[int, ...]
+    counted: tuple[int, ...]
+    rings: tuple[int, ...]
+    paid: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    balances: tuple[int, ...]
+    pot: int
+    finished: bool
+    options: Options
+    stake: int
+    dealer: int
+    round_no: int
+    points: tuple[int, ...]
+    rings: tuple[int, ...]
+    rings_total: tuple[int, ...]
+    status: tuple[str, ...]
+    loser: int | None = None
+    winners: tuple[int, ...] = ()
+    ended_by: str = ""
+    carried: bool = False
+    last: Deal | None = None
+
+
+# --- helpers -----------------------------------------------------------------
+
+def _from_left(n: int, dealer: int) -> tuple[int, ...]:
+    """Seats in order from the dealer's left neighbour, the dealer last."""
+    return tuple((dealer + 1 + k) % n for k in range(n))
+
+
+def _distance(n: int, dealer: int, seat: int) -> int:
+    """0 for the dealer's left neighbour ... n-1 for the dealer."""
+    return (seat - dealer - 1) % n
+
+
+def _next_in(status: tuple[str, ...], seat: int) -> int:
+    """The next seat clockwise after ``seat`` still in the match (``seat`` if none)."""
+    n = len(status)
+    for k in range(1, n + 1):
+        j = (seat + k) % n
+        if status[j] == IN:
+            return j
+    return seat
+
+
+def strokes_at_stake(in_match: int, options: Options) -> int:
+    """SL-5: strokes at stake for a deal with ``in_match`` players in the match."""
+    if in_match >= 4:
+        return 2
+    if in_match == 3 and options.two_strokes_with_three:
+        return 2
+    return 1
+
+
+def forehand(state: State) -> int:
+    """SL-4: the first player in the match to the left of the next dealer."""
+    return _next_in(state.status, state.dealer)
+
+
+def _split_among(total: int, winners: Iterable[int], n: int, dealer: int) -> tuple[int, ...]:
+    """``total`` shared among ``winners``, remainder in seat order from the dealer's left."""
+    chosen = set(winners)
+    order = [s for s in _from_left(n, dealer) if s in chosen]
+    parts = split(total, len(order))
+    amounts = [0] * n
+    for seat, part in zip(order, parts, strict=True):
+        amounts[seat] = part
+    return tuple(amounts)
+
+
+# --- the match -----------------------------------------------------------------
+
+def start(players: tuple[str, ...], dealer: str, stake: int, options: Options) -> State:
+    """A new match; with ``pot`` scoring every player pays the stake in (SL-10)."""
+    n = len(players)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise RuleViolation("SL-1", f"Schloapfer is for 2 to 6 players; this match has {n}.")
+    if options.turned_trump and n > TURNED_TRUMP_MAX:
+        raise RuleViolation("SL-12", f"Turning up trumps from the stock needs at most 5 players; this match has {n}.")
+    if dealer not in players:
+        raise BadInput("dealer", f"{dealer[:40]!r} is not a player of this match.")
+    if stake < 0:
+        raise BadInput("stake", "The stake cannot be negative.")
+    zeros = (0,) * n
+    balances, pot = zeros, 0
+    if options.scoring == POT:
+        balances, pot = (-stake,) * n, stake * n
+    state = State(players=players, balances=balances, pot=pot, finished=False, options=options, stake=stake,
+                  dealer=players.index(dealer), round_no=0, points=zeros, rings=zeros, rings_total=zeros,
+                  status=(IN,) * n)
+    check_conserved(state.balances, state.pot)
+    return state
+
+
+def parse_round(state: State, data: Mapping[str, Any], money: Money) -> Round:
+    """``{"eyes": {"Anna": 45, "Bo": 30}}`` into a :class:`Round` (shape only)."""
+    obj = expect_object(data, "round", {"eyes"}, {"eyes"})
+    named = expect_player_map(state.players, obj["eyes"], "eyes")
+    eyes: list[int | None] = [None] * len(state.players)
+    for seat, value in named.items():
+        eyes[seat] = expect_int(value, f"eyes.{state.players[seat]}")
+    return Round(players=state.players, eyes=tuple(eyes))
+
+
+def round_json(rnd: Round, money: Money) -> dict[str, Any]:
+    """The canonical payload: the players who played with their eyes, in seat order."""
+    return {"eyes": {name: e for name, e in zip(rnd.players, rnd.eyes, strict=True) if e is not None}}
+
+
+def _ended_message(state: State) -> RuleViolation:
+    names = state.players
+    if state.ended_by == "SL-10" or (state.ended_by == "SL-11" and state.winners):
+        who = " and ".join(names[w] for w in state.winners)
+        return RuleViolation(state.ended_by, f"The match is over: {who} won the pot; no more deals.")
+    if state.ended_by in ("SL-9", "SL-11") and state.loser is not None:
+        return RuleViolation(state.ended_by, f"The match is over: {names[state.loser]} has lost; no more deals.")
+    return RuleViolation("SL-9", "The game leader closed this match; no more deals.")
+
+
+def _check_open(state: State) -> None:
+    if state.finished:
+        raise _ended_message(state)
+
+
+def _validate(state: State, rnd: Round) -> tuple[int, ...]:
+    """Every SL-13 check (and SL-4/SL-12 for a win without play); the seats that played."""
+    names = state.players
+    n = len(names)
+    if rnd.players != names or len(rnd.eyes) != n:
+        raise BadInput("eyes", "This deal was entered for another match.")
+    _check_open(state)
+    played = tuple(i for i in range(n) if rnd.eyes[i] is not None)
+    for i in played:
+        if state.status[i] != IN:
+            gone = "has finished" if state.status[i] == FINISHED else "is out"
+            raise RuleViolation("SL-13", f"{names[i]} {gone} and takes no part in the deals; leave {names[i]} out.")
+    eyes = {i: e for i in played if (e := rnd.eyes[i]) is not None}
+    for i, e in eyes.items():
+        if not 0 <= e <= TOTAL_EYES:
+            raise RuleViolation("SL-13", f"Eyes are a whole number from 0 to 152; {names[i]} has {e}.")
+        if e in (1, TOTAL_EYES - 1):
+            raise RuleViolation("SL-13", f"No set of cards is worth {e} eyes; check {names[i]}'s count.")
+    total = sum(eyes.values())
+    if total > TOTAL_EYES:
+        raise RuleViolation("SL-13", f"Eyes must add up to at most 152; you entered {total}.")
+    dealer = names[state.dealer]
+    if not state.options.turned_trump and state.dealer not in eyes:
+        raise RuleViolation("SL-13", f"The dealer ({dealer}) must always play; enter {dealer}'s eyes.")
+    if len(played) == 1:
+        (only,) = played
+        if eyes[only] != 0:
+            rule = "SL-12" if state.options.turned_trump else "SL-4"
+            who = names[only]
+            raise RuleViolation(rule, f"Everybody else passed, so {who} wins without play; enter 0 eyes for {who}.")
+    return played
+
+
+def apply(state: State, rnd: Round) -> State:
+    """The state after one deal; :class:`RuleViolation` if the rules forbid it."""
+    played = _validate(state, rnd)
+    n = len(state.players)
+    opts = state.options
+    dealer = state.dealer
+    eyes = tuple(e if e is not None else 0 for e in rnd.eyes)
+    in_match = tuple(s == IN for s in state.status)
+    at_stake = strokes_at_stake(sum(in_match), opts)
+
+    # SL-4 / SL-12 win without play, SL-5 / SL-6 strokes, SL-7 rings.
+    strokes = [0] * n
+    ringed = [0] * n
+    without_play: int | None = None
+    if len(played) == 1:
+        without_play = played[0]
+        strokes[without_play] = at_stake
+    elif len(played) >= 2:
+        ranked = sorted(played, key=lambda i: (-eyes[i], _distance(n, dealer, i)))
+        qualified = [i for i in ranked if eyes[i] >= NEEDED]
+        if not qualified:
+            pass  # SL-7: nobody took 21, no stroke
+        elif at_stake == 1 or len(qualified) == 1:
+            strokes[qualified[0]] = at_stake
+        else:
+            strokes[qualified[0]] += 1
+            strokes[qualified[1]] += 1
+        for i in played:
+            if eyes[i] < NEEDED:
+                ringed[i] = 1
+
+    # SL-8: a stroke cancels a ring first; SL-9: five points finish.
+    points, rings, totals = list(state.points), list(state.rings), list(state.rings_total)
+    cancelled, counted = [0] * n, [0] * n
+    for i in range(n):
+        for _ in range(strokes[i]):
+            if points[i] >= POINTS_TO_FINISH:
+                break  # decision: a stroke beyond five points is void
+            if rings[i] > 0:
+                rings[i] -= 1
+                cancelled[i] += 1
+            else:
+                points[i] += 1
+                counted[i] += 1
+        if ringed[i]:
+            rings[i] += 1
+            totals[i] += 1
+
+    status = list(state.status)
+    reached = [i for i in range(n) if counted[i] and points[i] >= POINTS_TO_FINISH]
+    limit = opts.ring_limit
+    over = [i for i in range(n) if ringed[i] and limit is not None and totals[i] > limit]
+    paid = [0] * n
+    pot = state.pot
+    loser: int | None = None
+    winners: tuple[int, ...] = ()
+    ended_by = ""
+
+    if opts.scoring == LOSER_PAYS:
+        for i in reached:
+            status[i] = FINISHED
+        if over:  # SL-11: passing the ring limit loses the match at once
+            loser = min(over, key=lambda i: (eyes[i], -_distance(n, dealer, i)))
+            status[loser] = OUT
+            ended_by = "SL-11"
+        else:
+            left = [i for i in range(n) if status[i] == IN]
+            if len(left) == 1:  # SL-9: the last player left has lost
+                loser = left[0]
+                status[loser] = LOST
+                ended_by = "SL-9"
+        if loser is not None:
+            for i in range(n):
+                paid[i] = -state.stake * (n - 1) if i == loser else state.stake
+    else:
+        for i in range(n):  # SL-10: every ring costs one stake into the pot
+            if ringed[i]:
+                paid[i] -= state.stake
+                pot += state.stake
+        for i in over:  # SL-11: eliminated, the stakes stay in the pot
+            status[i] = OUT
+        candidates: list[int] = []
+        if reached:
+            candidates, ended_by = reached, "SL-10"
+        else:
+            left = [i for i in range(n) if status[i] == IN]
+            if len(left) == 1:
+                candidates, ended_by = left, "SL-11"
+            elif not left:
+                candidates, ended_by = over, "SL-11"
+        if candidates:
+            best = max(eyes[i] for i in candidates)
+            winners = tuple(i for i in candidates if eyes[i] == best)
+            for i in reached:
+                status[i] = FINISHED
+            share = _split_among(pot, winners, n, dealer)
+            paid = list(add(tuple(paid), share))
+            pot = 0
+
+    new_status = tuple(status)
+    deal = Deal(no=state.round_no + 1, dealer=dealer, at_stake=at_stake, in_match=in_match, eyes=rnd.eyes,
+                without_play=without_play, strokes=tuple(strokes), cancelled=tuple(cancelled),
+                counted=tuple(counted), rings=tuple(ringed), paid=tuple(paid))
+    nxt = replace(state, balances=add(state.balances, tuple(paid)), pot=pot, finished=bool(ended_by),
+                  dealer=_next_in(new_status, dealer), round_no=deal.no, points=tuple(points),
+                  rings=tuple(rings), rings_total=tuple(totals), status=new_status, loser=loser,
+                  winners=winners, ended_by=ended_by, last=deal)
+    check_conserved(nxt.balances, nxt.pot)
+    return nxt
+
+
+def check(state: State, rnd: Round) -> RuleViolation | None:
+    """The violation :func:`apply` would raise, or ``None`` when the deal is allowed."""
+    try:
+        apply(state, rnd)
+    except RuleViolation as exc:
+        return exc
+    return None
+
+
+def close(state: State, how: str, to: str | None) -> State:
+    """The game leader ends the match; a pot with money in it is split, awarded or carried."""
+    _check_open(state)
+    n = len(state.players)
+    balances, pot, carried = state.balances, state.pot, False
+    if state.options.scoring == POT and state.pot > 0:
+        if how == "split":
+            still = [i for i in range(n) if state.status[i] == IN]
+            balances = add(balances, _split_among(pot, still, n, state.dealer))
+            pot = 0
+        elif how == "award":
+            if to is None:
+                raise BadInput("to", "Name the player who gets the pot.")
+            seat = expect_player(state.players, to, "to")
+            balances = add(balances, _split_among(pot, (seat,), n, state.dealer))
+            pot = 0
+        elif how == "carry":
+            carried = True
+        else:
+            raise BadInput("pot", "pot must be split, award or carry.")
+    nxt = replace(state, balances=balances, pot=pot, carried=carried, finished=True, ended_by="close")
+    check_conserved(nxt.balances, nxt.pot)
+    return nxt
+
+
+# --- JSON ------------------------------------------------------------------------
+
+def _end_text(state: State) -> str | None:
+    names = state.players
+    if not state.finished:
+        return None
+    if state.ended_by == "close":
+        return "Closed by the game leader" + (", the pot carried." if state.carried else ".")
+    if state.winners:
+        who = " and ".join(names[w] for w in state.winners)
+        how = "share the pot" if len(state.winners) > 1 else "wins the pot"
+        return f"{who} {how} ({state.ended_by})."
+    if state.loser is not None:
+        why = "passed the ring limit" if state.ended_by == "SL-11" else "is the last player left"
+        return f"{names[state.loser]} {why} and has lost ({state.ended_by})."
+    return None
+
+
+def deal_json(state: State, deal: Deal, money: Money) -> dict[str, Any]:
+    """One deal's summary: who played, eyes, strokes and rings given, cancelled rings, money."""
+    names = state.players
+    seats = range(len(names))
+    played = [names[i] for i in seats if deal.eyes[i] is not None]
+    return {
+        "deal": deal.no,
+        "dealer": names[deal.dealer],
+        "strokes_at_stake": deal.at_stake,
+        "played": played,
+        "passed": [names[i] for i in seats if deal.in_match[i] and deal.eyes[i] is None],
+        "eyes": {names[i]: e for i in seats if (e := deal.eyes[i]) is not None},
+        "without_play": None if deal.without_play is None else names[deal.without_play],
+        "strokes": {names[i]: deal.strokes[i] for i in seats if deal.strokes[i]},
+        "points": {names[i]: deal.counted[i] for i in seats if deal.counted[i]},
+        "cancelled": {names[i]: deal.cancelled[i] for i in seats if deal.cancelled[i]},
+        "rings": [names[i] for i in seats if deal.rings[i]],
+        "paid": {names[i]: money.format(deal.paid[i]) for i in seats},
+    }
+
+
+def state_json(state: State, money: Money) -> dict[str, Any]:
+    """The state as the API contract shows it, plus extras for the phone page."""
+    names = state.players
+    seats = range(len(names))
+    in_match = [names[i] for i in seats if state.status[i] == IN]
+    return {
+        "dealer": names[state.dealer],
+        "finished": state.finished,
+        "balances": {names[i]: money.format(state.balances[i]) for i in seats},
+        "pot": money.format(state.pot),
+        "players": {
+            names[i]: {
+                "points": state.points[i],
+                "rings": state.rings[i],
+                "rings_total": state.rings_total[i],
+                "cancelled_rings": state.rings_total[i] - state.rings[i],
+                "status": state.status[i],
+            }
+            for i in seats
+        },
+        "loser": None if state.loser is None else names[state.loser],
+        "winner": names[state.winners[0]] if len(state.winners) == 1 else None,
+        "winners": [names[w] for w in state.winners],
+        "stake": money.format(state.stake),
+        "scoring": state.options.scoring,
+        "options": options_json(state.options),
+        "round_no": state.round_no,
+        "in_match": in_match,
+        "forehand": None if state.finished else names[forehand(state)],
+        "strokes_at_stake": strokes_at_stake(len(in_match), state.options),
+        "carried": state.carried,
+        "ended_by": state.ended_by or None,
+        "end": _end_text(state),
+        "last": None if state.last is None else deal_json(state, state.last, money),
+    }
+
+
+# --- the eye counter (SL-2) ---------------------------------------------------------
+
+#: The 36-card Jass deck: 6 to ace in four suits.
+DECK_RANKS: tuple[str, ...] = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
+DECK: tuple[Card, ...] = full_deck(DECK_RANKS)
+_EYES: dict[str, int] = {"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10}
+_TRUMP_EYES: dict[str, int] = {"J": 20, "9": 14}
+
+
+@dataclass(frozen=True)
+class CardEyes:
+    card: str
+    eyes: int
+    trump: bool
+
+
+@dataclass(frozen=True)
+class EyeCount:
+    trump: str
+    cards: tuple[CardEyes, ...]
+    total: int
+
+
+def card_eyes(card: Card, trump: str) -> int:
+    """SL-2: the eyes of one card of the Jass deck with ``trump`` as trumps."""
+    if card.suit == trump and card.rank in _TRUMP_EYES:
+        return _TRUMP_EYES[card.rank]
+    return _EYES.get(card.rank, 0)
+
+
+def _trump(value: object) -> str:
+    suit = expect_str(value, "trump", 10).strip().upper()
+    if suit not in SUITS:
+        raise BadInput("trump", "trump must be a suit: S, H, D or C.")
+    return suit
+
+
+def eye_count(cards: Iterable[Card | str], trump: str) -> EyeCount:
+    """Per-card eyes and the total; ``BadInput`` for cards outside the deck or repeated."""
+    suit = _trump(trump)
+    seen: set[Card] = set()
+    out: list[CardEyes] = []
+    for item in cards:
+        card = item if isinstance(item, Card) else parse_card(item, "cards")
+        if card not in DECK:
+            raise BadInput("cards", f"{card.code} is not in the 36-card Jass deck (6 to ace).")
+        if card in seen:
+            raise BadInput("cards", f"{card.code} is listed twice.")
+        seen.add(card)
+        out.append(CardEyes(card=card.code, eyes=card_eyes(card, suit), trump=card.suit == suit))
+    return EyeCount(trump=suit, cards=tuple(out), total=sum(c.eyes for c in out))
+
+
+def count_eyes(cards: Iterable[Card | str], trump: str) -> int:
+    """SL-2: the eyes of a set of cards (the whole deck is 152 for every trump)."""
+    return eye_count(cards, trump).total
+
+
+def parse_eyes_request(data: object) -> tuple[tuple[Card, ...], str]:
+    """``{"cards": ["JH", "9H"], "trump": "H"}`` into cards and trump suit (shape, deck, repeats)."""
+    obj = expect_object(data, "request", {"cards", "trump"}, {"cards", "trump"})
+    raw = obj["cards"]
+    if not isinstance(raw, list):
+        raise BadInput("cards", "cards must be a list of cards.")
+    trump = _trump(obj["trump"])
+    cards = tuple(parse_card(c, "cards") for c in raw)
+    eye_count(cards, trump)  # deck and repeat checks
+    return cards, trump
+
+
+def eye_count_json(count: EyeCount) -> dict[str, Any]:
+    """The eye counter's answer: the total and each card's eyes."""
+    return {
+        "total": count.total,
+        "trump": count.trump,
+        "cards": [{"card": c.card, "eyes": c.eyes, "trump": c.trump} for c in count.cards],
+    }
+
+
+__all__ = [
+    "DECK", "NAME", "CardEyes", "Deal", "EyeCount", "Options", "Round", "State", "apply", "card_eyes",
+    "check", "close", "count_eyes", "deal_json", "eye_count", "eye_count_json", "forehand",
+    "parse_eyes_request", "parse_round", "round_json", "start", "state_json", "strokes_at_stake",
+]

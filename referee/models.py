@@ -1,0 +1,171 @@
+"""The ledger's tables (SQLAlchemy 2 typed models).
+
+Events are the truth: a :class:`Round` row is never changed except for its
+void flag and reason. A match's state is the engine's fold over its non-void
+events; :class:`Snapshot` caches the latest fold so a page need not replay a
+long match, and its ``version`` is the optimistic lock that turns two phones
+writing at once into one success and one clear conflict.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, date, datetime
+from typing import Any
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def new_token() -> str:
+    """An unguessable token: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """The circle of people who meet for game nights; players belong to it."""
+
+    __tablename__ = "groups"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    players: Mapped[list[Player]] = relationship(back_populates="group", order_by="Player.id")
+    nights: Mapped[list[Night]] = relationship(back_populates="group", order_by="Night.id")
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A person, the same from night to night within a group."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("group_id", "name", name="uq_player_name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+
+    group: Mapped[Group] = relationship(back_populates="players")
+
+
+class Night(db.Model):  # type: ignore[name-defined,misc]
+    """One game night: its matches, its players, its settlement."""
+
+    __tablename__ = "nights"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    date: Mapped[date | None] = mapped_column(default=None)
+    place: Mapped[str] = mapped_column(String(100), default="")
+    currency: Mapped[str] = mapped_column(String(3))
+    edit_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    group: Mapped[Group] = relationship(back_populates="nights")
+    seats: Mapped[list[NightPlayer]] = relationship(order_by="NightPlayer.position",
+                                                    cascade="all, delete-orphan")
+    matches: Mapped[list[Match]] = relationship(back_populates="night", order_by="Match.id")
+
+    @property
+    def player_names(self) -> list[str]:
+        return [seat.player.name for seat in self.seats]
+
+
+class NightPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """Who takes part in a night, in the order they were entered."""
+
+    __tablename__ = "night_players"
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer)
+
+    player: Mapped[Player] = relationship()
+
+
+class Match(db.Model):  # type: ignore[name-defined,misc]
+    """One match of one game; its options never change after creation."""
+
+    __tablename__ = "matches"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    first_dealer: Mapped[str] = mapped_column(String(40))
+    stake: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    night: Mapped[Night] = relationship(back_populates="matches")
+    rounds: Mapped[list[Round]] = relationship(back_populates="match", order_by="Round.seq")
+    snapshot: Mapped[Snapshot] = relationship(uselist=False, back_populates="match")
+
+
+class Round(db.Model):  # type: ignore[name-defined,misc]
+    """An immutable event of a match: a round (``kind`` "round") or a close.
+
+    ``(match_id, seq)`` is unique: of two phones that submit round 7 at once,
+    the database accepts one.
+    """
+
+    __tablename__ = "rounds"
+    __table_args__ = (
+        UniqueConstraint("match_id", "seq", name="uq_round_seq"),
+        UniqueConstraint("match_id", "idempotency_key", name="uq_round_idem"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(10), default="round")
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    void: Mapped[bool] = mapped_column(default=False)
+    void_reason: Mapped[str] = mapped_column(String(500), default="")
+    idempotency_key: Mapped[str | None] = mapped_column(String(100), default=None)
+
+    match: Mapped[Match] = relationship(back_populates="rounds")
+
+
+class Snapshot(db.Model):  # type: ignore[name-defined,misc]
+    """The cached fold of a match's events, and its optimistic lock.
+
+    ``version`` grows with every change to the match (round, void, close);
+    a write updates the row only ``WHERE version = <the version it read>``.
+    """
+
+    __tablename__ = "snapshots"
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    next_seq: Mapped[int] = mapped_column(Integer, default=1)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    match: Mapped[Match] = relationship(back_populates="snapshot")
+
+
+class IdempotentReply(db.Model):  # type: ignore[name-defined,misc]
+    """The first answer to an API write sent with an ``Idempotency-Key``.
+
+    The same key sent again (a retry after a lost answer, a double tap) gets
+    this answer back and changes nothing.
+    """
+
+    __tablename__ = "idempotent_replies"
+    __table_args__ = (UniqueConstraint("scope", "key", name="uq_idem"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    key: Mapped[str] = mapped_column(String(100))
+    status: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=now)

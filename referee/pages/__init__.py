@@ -1,0 +1,312 @@
+"""The phone pages: server-rendered, one form per action, no rule arithmetic.
+
+Rights: the phone that creates a night keeps its edit right in the signed
+session cookie; the edit link (``/e/<token>``) hands it to a second phone,
+the view link (``/v/<token>``) lets guests look.
+"""
+
+from __future__ import annotations
+
+import secrets
+from decimal import Decimal
+from typing import Any
+
+import segno
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from referee import games, services
+from referee.engine import BadInput, RuleViolation
+from referee.engine.records import describe_options
+from referee.models import Match, Night
+from referee.pages import round_forms
+from referee.pages.forms import (
+    CloseForm,
+    MatchForm,
+    NightForm,
+    PlayerForm,
+    RoundForm,
+    VoidForm,
+    options_from,
+    seats_from,
+)
+
+bp = Blueprint("pages", __name__)
+
+#: Games with a round form on the phone pages (others are reachable by the API).
+PAGE_GAMES = tuple(round_forms.PARSERS)
+
+
+# --- rights ------------------------------------------------------------------
+
+def _granted(kind: str) -> list[int]:
+    return list(session.get(kind, []))
+
+
+def grant(night: Night, edit: bool) -> None:
+    kind = "edit" if edit else "view"
+    ids = _granted(kind)
+    if night.id not in ids:
+        session[kind] = (ids + [night.id])[-50:]
+    session.permanent = True
+
+
+def can_edit(night: Night) -> bool:
+    return night.id in _granted("edit")
+
+
+def require(night: Night, edit: bool) -> None:
+    if can_edit(night) or (not edit and night.id in _granted("view")):
+        return
+    abort(403, _("This phone has no right to %(what)s this night. Open the link the game leader shared.",
+                 what=_("change") if edit else _("see")))
+
+
+def _night(night_id: int, edit: bool = False) -> Night:
+    try:
+        night = services.get_night(night_id)
+    except services.NotFound:
+        abort(404)
+    require(night, edit)
+    return night
+
+
+def _match(match_id: int, edit: bool = False) -> Match:
+    try:
+        match = services.get_match(match_id)
+    except services.NotFound:
+        abort(404)
+    require(match.night, edit)
+    return match
+
+
+@bp.app_context_processor
+def _context() -> dict[str, Any]:
+    return {"can_edit": can_edit, "game_title": games.TITLES.get, "lang": session.get("lang")}
+
+
+@bp.app_template_filter("money")
+def money_filter(minor: int, currency: str) -> str:
+    from flask_babel import format_currency
+
+    digits = services.currency_money(currency).digits
+    return str(format_currency(Decimal(minor).scaleb(-digits), currency))
+
+
+def qr_svg(data: str, scale: int = 4) -> Markup:
+    """An inline SVG QR code (no external image, CSP-friendly)."""
+    return Markup(segno.make(data, error="m").svg_inline(scale=scale, dark="#000", light="#fff"))
+
+
+# --- start, language, links --------------------------------------------------
+
+@bp.get("/")
+def start() -> Any:
+    ids = _granted("edit")
+    nights = [n for n in (services.db.session.get(Night, i) for i in reversed(ids)) if n is not None]
+    return render_template("pages/start.html", nights=nights)
+
+
+@bp.get("/lang/<code>")
+def set_lang(code: str) -> Any:
+    if code in ("en", "sv", "de"):
+        session["lang"] = code
+    target = request.args.get("next", "/")
+    return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
+
+
+@bp.get("/e/<token>")
+def edit_link(token: str) -> Any:
+    found = services.night_by_token(token[:64])
+    if found is None:
+        abort(404)
+    night, edit = found
+    grant(night, edit)
+    return redirect(url_for("pages.night", night_id=night.id))
+
+
+@bp.get("/v/<token>")
+def view_link(token: str) -> Any:
+    return edit_link(token)
+
+
+# --- nights ------------------------------------------------------------------
+
+@bp.route("/nights/new", methods=["GET", "POST"])
+def new_night() -> Any:
+    form = NightForm()
+    if form.validate_on_submit():
+        try:
+            night = services.create_night(form.name.data, form.currency.data, form.player_names(),
+                                          date=form.date.data, place=form.place.data or "",
+                                          group_token=form.group_token.data or None)
+        except BadInput as exc:
+            _field_error(form, exc.field, exc.message)
+        except services.NotFound as exc:
+            form.group_token.errors = [str(exc)]
+        else:
+            grant(night, edit=True)
+            return redirect(url_for("pages.night", night_id=night.id))
+    return render_template("pages/night_new.html", form=form)
+
+
+def _field_error(form: Any, field: str, message: str) -> None:
+    target = getattr(form, field, None)
+    if target is None or not hasattr(target, "errors"):
+        flash(message, "error")
+        return
+    target.errors = [*list(target.errors or []), message]
+
+
+@bp.get("/nights/<int:night_id>")
+def night(night_id: int) -> Any:
+    nt = _night(night_id)
+    balances, pots = services.night_balances(nt)
+    base = request.host_url.rstrip("/")
+    view_url = base + url_for("pages.view_link", token=nt.view_token)
+    edit_url = base + url_for("pages.edit_link", token=nt.edit_token)
+    return render_template("pages/night.html", night=nt, balances=balances, pots=pots,
+                           view_url=view_url, edit_url=edit_url, view_qr=qr_svg(view_url),
+                           edit_qr=qr_svg(edit_url), player_form=PlayerForm())
+
+
+@bp.post("/nights/<int:night_id>/players")
+def add_player(night_id: int) -> Any:
+    nt = _night(night_id, edit=True)
+    form = PlayerForm()
+    if form.validate_on_submit():
+        try:
+            services.add_player(nt, form.name.data)
+        except BadInput as exc:
+            flash(exc.message, "error")
+    else:
+        flash(_("Give the new player a name (at most 40 characters)."), "error")
+    return redirect(url_for("pages.night", night_id=night_id))
+
+
+@bp.get("/nights/<int:night_id>/settlement")
+def settlement(night_id: int) -> Any:
+    nt = _night(night_id)
+    balances, pots, plan = services.settlement(nt)
+    return render_template("pages/settlement.html", night=nt, balances=balances, pots=pots, plan=plan,
+                           pot_party=services.POT_PARTY)
+
+
+# --- matches -----------------------------------------------------------------
+
+@bp.route("/nights/<int:night_id>/matches/new", methods=["GET", "POST"])
+def new_match(night_id: int) -> Any:
+    nt = _night(night_id, edit=True)
+    form = MatchForm()
+    form.game.choices = [(name, games.TITLES[name]) for name in PAGE_GAMES]
+    form.dealer.choices = [(p, p) for p in nt.player_names]
+    chosen_game = request.values.get("game", PAGE_GAMES[0])
+    if chosen_game not in PAGE_GAMES:
+        chosen_game = PAGE_GAMES[0]
+    described = describe_options(games.game(chosen_game).Options)
+    error: RuleViolation | None = None
+    if request.method == "POST" and request.form.get("action") != "switch" and form.validate_on_submit():
+        seats = seats_from(request.form, nt.player_names)
+        try:
+            match = services.create_match(nt, chosen_game, seats, form.dealer.data, form.stake.data or None,
+                                          options_from(request.form, described))
+        except BadInput as exc:
+            _field_error(form, exc.field, exc.message)
+        except RuleViolation as exc:
+            error = exc
+        else:
+            return redirect(url_for("pages.match", match_id=match.id))
+    return render_template("pages/match_new.html", night=nt, form=form, game=chosen_game,
+                           options=described, error=error, posted=request.form)
+
+
+def _round_form(match: Match) -> RoundForm:
+    form = RoundForm()
+    form.form_token.data = secrets.token_urlsafe(16)
+    form.expected_seq.data = str(match.snapshot.next_seq)
+    return form
+
+
+def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
+                 posted: Any = None, status: int = 200, conflict: str | None = None) -> Any:
+    """The match page: state at a glance, the round form, the history."""
+    g.no_store = True
+    module = games.game(match.game)
+    money = services.night_money(match.night)
+    state = services.state_of(match)
+    view = module.state_json(state, money)
+    field = round_forms.ERROR_FIELDS.get(getattr(error, "rule", ""), getattr(error, "field", ""))
+    close_form = CloseForm()
+    close_form.to.choices = [(p, p) for p in match.seats]
+    body = render_template(
+        f"pages/match_{match.game}.html" if match.game in PAGE_GAMES else "pages/match_generic.html",
+        match=match, night=match.night, state=state, view=view, form=_round_form(match),
+        error=error, error_field=field, posted=posted or {}, conflict=conflict,
+        void_form=VoidForm(), close_form=close_form, money=money)
+    return body, status
+
+
+@bp.get("/matches/<int:match_id>")
+def match(match_id: int) -> Any:
+    return render_match(_match(match_id))
+
+
+@bp.post("/matches/<int:match_id>/rounds")
+def add_round(match_id: int) -> Any:
+    m = _match(match_id, edit=True)
+    form = RoundForm()
+    if not form.validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    parser = round_forms.PARSERS.get(m.game)
+    if parser is None:
+        abort(404)
+    view = games.game(m.game).state_json(services.state_of(m), services.night_money(m.night))
+    payload = parser(request.form, view, list(m.seats))
+    try:
+        expected = int(form.expected_seq.data or 0) or None
+    except ValueError:
+        expected = None
+    try:
+        rnd, _state, created = services.add_round(match_id, payload, idem_key=form.form_token.data or None,
+                                                  expected_seq=expected)
+    except (RuleViolation, BadInput) as exc:
+        return render_match(services.get_match(match_id), error=exc, posted=request.form, status=422)
+    except services.Conflict as exc:
+        return render_match(exc.match, posted=request.form, status=409, conflict=exc.message)
+    if created:
+        flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
+    else:
+        flash(_("Round %(n)s was already saved; it counts once.", n=rnd.seq), "ok")
+    return redirect(url_for("pages.match", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/rounds/<int:seq>/void")
+def void_round(match_id: int, seq: int) -> Any:
+    _match(match_id, edit=True)
+    form = VoidForm()
+    if not form.validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    try:
+        services.void_round(match_id, seq, form.reason.data or "")
+    except (RuleViolation, BadInput) as exc:
+        return render_match(services.get_match(match_id), error=exc, status=422)
+    except services.NotFound:
+        abort(404)
+    flash(_("Round %(n)s is void; the match was recomputed without it.", n=seq), "ok")
+    return redirect(url_for("pages.match", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/close")
+def close_match(match_id: int) -> Any:
+    m = _match(match_id, edit=True)
+    form = CloseForm()
+    form.to.choices = [(p, p) for p in m.seats]
+    if not form.validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    try:
+        services.close_match(match_id, form.pot.data, form.to.data if form.pot.data == "award" else None)
+    except (RuleViolation, BadInput) as exc:
+        return render_match(services.get_match(match_id), error=exc, status=422)
+    flash(_("The match is closed."), "ok")
+    return redirect(url_for("pages.night", night_id=m.night_id))

@@ -1,0 +1,98 @@
+"""WTForms of the phone pages: shape only (types, required fields).
+
+Rules are the engine's business; a form only turns what was tapped into the
+same payload the JSON API takes, so both go through one service function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, Optional
+
+#: Currencies offered first in the list; any ISO 4217 code can be typed.
+COMMON_CURRENCIES = ("SEK", "EUR", "NOK", "DKK", "CHF", "GBP", "USD")
+
+
+class NightForm(FlaskForm):  # type: ignore[misc]
+    name = StringField(_l("Name of the night"), validators=[DataRequired(), Length(max=100)])
+    currency = SelectField(_l("Currency"), choices=[(c, c) for c in COMMON_CURRENCIES], default="SEK")
+    players = TextAreaField(_l("Players, one per line"), validators=[DataRequired(), Length(max=2000)])
+    date = DateField(_l("Date"), validators=[Optional()])
+    place = StringField(_l("Place"), validators=[Optional(), Length(max=100)])
+    group_token = StringField(_l("Group code (to continue an earlier group)"),
+                              validators=[Optional(), Length(max=64)])
+
+    def player_names(self) -> list[str]:
+        return [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]
+
+
+class PlayerForm(FlaskForm):  # type: ignore[misc]
+    name = StringField(_l("New player"), validators=[DataRequired(), Length(max=40)])
+
+
+class MatchForm(FlaskForm):  # type: ignore[misc]
+    """The fixed part of the new-match form; seats and options are read by name."""
+
+    game = SelectField(_l("Game"), choices=[])
+    dealer = SelectField(_l("First dealer"), choices=[])
+    stake = StringField(_l("Stake"), validators=[Optional(), Length(max=20)])
+
+
+class RoundForm(FlaskForm):  # type: ignore[misc]
+    """What every round form carries: the one-time token and the expected round."""
+
+    form_token = HiddenField()
+    expected_seq = HiddenField()
+
+
+class VoidForm(FlaskForm):  # type: ignore[misc]
+    reason = StringField(_l("Reason"), validators=[Optional(), Length(max=500)])
+
+
+class CloseForm(FlaskForm):  # type: ignore[misc]
+    pot = SelectField(_l("The pot"), choices=[("split", _l("split among all players")),
+                                             ("award", _l("to one player")),
+                                             ("carry", _l("carried to the next night"))])
+    to = SelectField(_l("Player"), choices=[], validate_choice=False)
+
+
+def seats_from(form: MultiDict[str, str], night_players: list[str]) -> list[str]:
+    """Seat order from the new-match form: checked players sorted by their seat number."""
+    chosen: list[tuple[int, int, str]] = []
+    for pos, name in enumerate(night_players):
+        if form.get(f"in_{pos}") is None:
+            continue
+        try:
+            seat = int(form.get(f"seat_{pos}", pos))
+        except ValueError:
+            seat = pos
+        chosen.append((seat, pos, name))
+    return [name for _seat, _pos, name in sorted(chosen)]
+
+
+def options_from(form: MultiDict[str, str], described: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's options from the form, typed as the engine describes them."""
+    out: dict[str, Any] = {}
+    for opt in described:
+        key = f"opt_{opt['name']}"
+        if opt["type"] == "boolean":
+            out[opt["name"]] = form.get(key) == "on"
+            continue
+        raw = form.get(key, "")
+        if raw == "":
+            if opt["nullable"]:
+                out[opt["name"]] = None
+            continue
+        if opt["type"] == "integer":
+            try:
+                out[opt["name"]] = int(raw)
+            except ValueError:
+                out[opt["name"]] = raw  # the engine's parser names the field
+        else:
+            out[opt["name"]] = raw
+    return out

@@ -1,0 +1,529 @@
+"""The service layer: one function per action, the only code that writes.
+
+Each action loads what it needs, asks the engine (which checks every rule
+before anything is stored), then writes the new event and the new snapshot in
+one transaction. A rejected action raises before anything is written, so it
+changes nothing. Two phones writing at once meet at the snapshot's version:
+one commits, the other gets :class:`Conflict` with the fresh state.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import date as Date
+from typing import Any
+
+from babel.numbers import get_currency_precision, list_currencies
+from sqlalchemy import event, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from referee import games
+from referee.engine import BadInput, RuleViolation
+from referee.engine.money import Money
+from referee.engine.records import dump, load, parse_options
+from referee.models import (
+    Group,
+    IdempotentReply,
+    Match,
+    Night,
+    NightPlayer,
+    Player,
+    Round,
+    Snapshot,
+    db,
+)
+from referee.settle import Plan, settle
+
+MAX_NAME = 40
+MAX_PLAYERS_PER_NIGHT = 40
+MAX_TEXT = 100
+
+
+class NotFound(LookupError):
+    """The night, match or round does not exist (404)."""
+
+
+class Conflict(Exception):
+    """Someone else changed the match first (409); carries the fresh state."""
+
+    def __init__(self, message: str, match: Match) -> None:
+        super().__init__(message)
+        self.message = message
+        self.match = match
+
+
+class Unavailable(Exception):
+    """The database cannot be reached or is locked for too long (503)."""
+
+
+@dataclass(frozen=True)
+class Idem:
+    """An ``Idempotency-Key`` of an API write and how to render its reply.
+
+    ``render`` turns the action's result into ``(status, body)``; the reply is
+    stored in the same transaction as the change, so a retry gets exactly the
+    first answer and the change is made once.
+    """
+
+    scope: str
+    key: str
+    render: Callable[[Any], tuple[int, dict[str, Any]]] = field(compare=False)
+
+
+# --- transactions ------------------------------------------------------------
+
+_immediate: ContextVar[bool] = ContextVar("immediate", default=False)
+
+
+def configure_engine(engine: Engine) -> None:
+    """SQLite: WAL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for writes.
+
+    A deferred SQLite transaction that reads and then writes fails at once if
+    another process committed in between; writes therefore take the write
+    lock up front (``BEGIN IMMEDIATE``) and wait for it (busy timeout).
+    """
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if _immediate.get() else "BEGIN")
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """A write transaction: committed at the end, rolled back on any error."""
+    db.session.rollback()  # end any read transaction: the write starts fresh
+    token = _immediate.set(True)
+    try:
+        yield
+        db.session.commit()
+    except OperationalError as exc:
+        db.session.rollback()
+        raise Unavailable(str(exc.orig)) from exc
+    except BaseException:
+        db.session.rollback()
+        raise
+    finally:
+        _immediate.reset(token)
+
+
+def _store_reply(idem: Idem | None, result: Any) -> None:
+    if idem is not None:
+        status, body = idem.render(result)
+        db.session.add(IdempotentReply(scope=idem.scope, key=idem.key, status=status,
+                                       body=json.dumps(body)))
+
+
+def stored_reply(scope: str, key: str) -> tuple[int, dict[str, Any]] | None:
+    """The first answer to an API write with this key, if there was one."""
+    row = db.session.scalar(select(IdempotentReply).where(
+        IdempotentReply.scope == scope, IdempotentReply.key == key))
+    if row is None:
+        return None
+    return row.status, json.loads(row.body)
+
+
+# --- input checks shared by the API and the pages ---------------------------
+
+def clean_name(value: object, field: str = "name", max_len: int = MAX_NAME) -> str:
+    """A display name: text, trimmed, not empty, not too long, printable."""
+    if not isinstance(value, str):
+        raise BadInput(field, "A name must be text.")
+    name = " ".join(unicodedata.normalize("NFC", value).split())
+    if not name:
+        raise BadInput(field, "A name cannot be empty.")
+    if len(name) > max_len:
+        raise BadInput(field, f"A name can be at most {max_len} characters long.")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise BadInput(field, "A name cannot contain control characters.")
+    return name
+
+
+def clean_players(value: object, field: str = "players") -> list[str]:
+    """A list of distinct player names (case-insensitively distinct)."""
+    if not isinstance(value, list):
+        raise BadInput(field, "players must be a list of names.")
+    if len(value) > MAX_PLAYERS_PER_NIGHT:
+        raise BadInput(field, f"At most {MAX_PLAYERS_PER_NIGHT} players.")
+    names = [clean_name(v, field) for v in value]
+    folded = [n.casefold() for n in names]
+    if len(set(folded)) != len(folded):
+        dup = next(n for n in names if folded.count(n.casefold()) > 1)
+        raise BadInput(field, f"{dup!r} is named twice.")
+    return names
+
+
+def currency_money(code: str) -> Money:
+    """The :class:`Money` of an ISO 4217 currency (its minor-unit digits)."""
+    return Money(int(get_currency_precision(code)))
+
+
+def clean_currency(value: object) -> str:
+    if not isinstance(value, str) or value.strip().upper() not in list_currencies():
+        raise BadInput("currency", "currency must be an ISO 4217 code such as SEK or EUR.")
+    return value.strip().upper()
+
+
+def night_money(night: Night) -> Money:
+    return currency_money(night.currency)
+
+
+# --- nights ------------------------------------------------------------------
+
+def create_night(name: object, currency: object, players: object, *, date: Date | None = None,
+                 place: object = "", group: object = None, group_token: object = None,
+                 idem: Idem | None = None) -> Night:
+    """A new night, in a new group or an existing one (by its token)."""
+    name = clean_name(name, "name", MAX_TEXT)
+    code = clean_currency(currency)
+    names = clean_players(players)
+    place = "" if place in (None, "") else clean_name(place, "place", MAX_TEXT)
+    with writing():
+        if group_token is not None:
+            if not isinstance(group_token, str):
+                raise BadInput("group_token", "group_token must be text.")
+            grp = db.session.scalar(select(Group).where(Group.token == group_token))
+            if grp is None:
+                raise NotFound("No group has that token.")
+        else:
+            grp = Group(name=clean_name(group, "group", MAX_TEXT) if group else name)
+            db.session.add(grp)
+        night = Night(group=grp, name=name, currency=code, date=date, place=place)
+        db.session.add(night)
+        for pos, pname in enumerate(names):
+            night.seats.append(NightPlayer(player=_group_player(grp, pname), position=pos))
+        db.session.flush()
+        _store_reply(idem, night)
+    return night
+
+
+def _group_player(grp: Group, name: str) -> Player:
+    for p in grp.players:
+        if p.name.casefold() == name.casefold():
+            return p
+    player = Player(group=grp, name=name)
+    db.session.add(player)
+    return player
+
+
+def add_player(night: Night, name: object) -> None:
+    """Another player joins the night (a group member or a new one)."""
+    pname = clean_name(name, "name")
+    with writing():
+        night = db.session.get(Night, night.id) or night
+        if any(n.casefold() == pname.casefold() for n in night.player_names):
+            raise BadInput("name", f"{pname!r} is already at this night.")
+        if len(night.seats) >= MAX_PLAYERS_PER_NIGHT:
+            raise BadInput("name", f"At most {MAX_PLAYERS_PER_NIGHT} players.")
+        night.seats.append(NightPlayer(player=_group_player(night.group, pname),
+                                       position=len(night.seats)))
+
+
+def get_night(night_id: int) -> Night:
+    night = db.session.get(Night, night_id)
+    if night is None:
+        raise NotFound(f"There is no night {night_id}.")
+    return night
+
+
+def night_by_token(token: str) -> tuple[Night, bool] | None:
+    """The night an edit or view token opens, and whether it may write."""
+    night = db.session.scalar(select(Night).where(Night.edit_token == token))
+    if night is not None:
+        return night, True
+    night = db.session.scalar(select(Night).where(Night.view_token == token))
+    return (night, False) if night is not None else None
+
+
+# --- matches -----------------------------------------------------------------
+
+def create_match(night: Night, game: object, players: object, dealer: object, stake: object = None,
+                 options: object = None, *, idem: Idem | None = None) -> Match:
+    """A new match among players of the night; the engine checks the rules."""
+    if not isinstance(game, str) or game not in games.GAMES:
+        raise BadInput("game", f"game must be one of: {', '.join(games.GAMES)}.")
+    module = games.game(game)
+    seats = clean_players(players)
+    known = {n.casefold(): n for n in night.player_names}
+    for name in seats:
+        if name.casefold() not in known:
+            raise BadInput("players", f"{name!r} is not a player of this night.")
+    seats = [known[n.casefold()] for n in seats]
+    if not seats:
+        raise BadInput("players", "A match needs players.")
+    if dealer is None:
+        dealer = seats[0]
+    if not isinstance(dealer, str) or dealer.casefold() not in [s.casefold() for s in seats]:
+        raise BadInput("dealer", "dealer must be one of the match's players.")
+    dealer = known[dealer.casefold()]
+    money = night_money(night)
+    minor = 0 if stake in (None, "") else money.parse(stake, "stake")
+    if minor < 0:
+        raise BadInput("stake", "stake cannot be negative.")
+    opts = parse_options(module.Options, options)
+    state = module.start(tuple(seats), dealer, minor, opts)  # RuleViolation: nothing stored
+    with writing():
+        match = Match(night_id=night.id, game=game, seats=seats, first_dealer=dealer, stake=minor,
+                      options=dump(opts))
+        db.session.add(match)
+        db.session.flush()
+        db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=dump(state)))
+        db.session.flush()
+        _store_reply(idem, match)
+    return match
+
+
+def get_match(match_id: int) -> Match:
+    match = db.session.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"There is no match {match_id}.")
+    return match
+
+
+def initial_state(match: Match) -> Any:
+    module = games.game(match.game)
+    opts = load(module.Options, match.options)
+    return module.start(tuple(match.seats), match.first_dealer, match.stake, opts)
+
+
+def state_of(match: Match) -> Any:
+    """The match's current state, from its snapshot (no replay)."""
+    module = games.game(match.game)
+    return load(module.State, match.snapshot.state)
+
+
+def apply_event(match: Match, state: Any, kind: str, payload: Mapping[str, Any]) -> Any:
+    """One event of the log applied to a state (the fold's step)."""
+    module = games.game(match.game)
+    if kind == "close":
+        return module.close(state, payload.get("pot", "split"), payload.get("to"))
+    rnd = module.parse_round(state, payload, night_money(match.night))
+    return module.apply(state, rnd)
+
+
+def replay(match: Match, *, skip: int | None = None, upto: int | None = None) -> Any:
+    """The fold of the engine over the match's non-void events.
+
+    ``skip`` leaves one more event out (to try a void); ``upto`` stops after
+    that sequence number. Raises the :class:`RuleViolation` of the first
+    event that is no longer valid, with the round number in ``.round``.
+    """
+    state = initial_state(match)
+    for rnd in match.rounds:
+        if rnd.void or rnd.seq == skip:
+            continue
+        if upto is not None and rnd.seq > upto:
+            break
+        try:
+            state = apply_event(match, state, rnd.kind, rnd.payload)
+        except RuleViolation as exc:
+            exc.round = rnd.seq  # type: ignore[attr-defined]
+            raise
+    return state
+
+
+def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any], new_state: Any,
+                 idem_key: str | None) -> Round:
+    """Store an event and the new snapshot, or raise :class:`Conflict`."""
+    seq = match.snapshot.next_seq
+    rnd = Round(match_id=match.id, seq=seq, kind=kind, payload=payload, idempotency_key=idem_key)
+    db.session.add(rnd)
+    _bump(match, version, new_state, next_seq=seq + 1)
+    return rnd
+
+
+def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
+    result = db.session.execute(
+        update(Snapshot)
+        .where(Snapshot.match_id == match.id, Snapshot.version == version)
+        .values(version=version + 1, next_seq=next_seq, state=dump(new_state))
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise _conflict(match)
+    status = "closed" if new_state.finished else "open"
+    if match.status != status:
+        match.status = status
+
+
+def _conflict(match: Match) -> Conflict:
+    db.session.rollback()
+    db.session.expire_all()
+    fresh = get_match(match.id)
+    last = fresh.snapshot.next_seq - 1
+    return Conflict(f"Round {last} was just entered by someone else; here is the new state.", fresh)
+
+
+def find_by_key(match: Match, key: str) -> Round | None:
+    return db.session.scalar(select(Round).where(Round.match_id == match.id, Round.idempotency_key == key))
+
+
+def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
+              expected_seq: int | None = None, idem: Idem | None = None) -> tuple[Round, Any, bool]:
+    """Enter a round: the engine checks it, then it is stored with the new state.
+
+    Returns ``(round, state, created)``; with an ``idem_key`` already used in
+    this match, the stored round and its state are returned and nothing is
+    written (``created`` is False). ``expected_seq`` (from a form) turns a
+    form rendered before someone else's round into a :class:`Conflict`.
+    """
+    if not isinstance(payload, Mapping):
+        raise BadInput("round", "The round must be a JSON object.")
+    try:
+        with writing():
+            match = get_match(match_id)
+            if idem_key is not None:
+                existing = find_by_key(match, idem_key)
+                if existing is not None:
+                    return existing, replay(match, upto=existing.seq), False
+            snap = match.snapshot
+            if expected_seq is not None and expected_seq != snap.next_seq:
+                raise _conflict(match)
+            module = games.game(match.game)
+            state = load(module.State, snap.state)
+            rnd_rec = module.parse_round(state, payload, night_money(match.night))
+            new_state = module.apply(state, rnd_rec)
+            canonical = module.round_json(rnd_rec, night_money(match.night))
+            rnd = _write_event(match, snap.version, "round", canonical, new_state, idem_key)
+            db.session.flush()
+            _store_reply(idem, (rnd, new_state))
+    except IntegrityError:
+        db.session.rollback()
+        match = get_match(match_id)
+        if idem_key is not None and (existing := find_by_key(match, idem_key)) is not None:
+            return existing, replay(match, upto=existing.seq), False
+        raise _conflict(match) from None
+    return rnd, new_state, True
+
+
+def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None = None) -> Any:
+    """Mark an event void and recompute the match without it.
+
+    Refused with the rule of the first later round that would no longer be
+    valid; then nothing changes.
+    """
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise BadInput("round", "round must be a number.")
+    why = "" if reason in (None, "") else clean_name(reason, "reason", 500)
+    try:
+        with writing():
+            match = get_match(match_id)
+            rnd = next((r for r in match.rounds if r.seq == seq), None)
+            if rnd is None:
+                raise NotFound(f"Match {match_id} has no round {seq}.")
+            if rnd.void:
+                raise BadInput("round", f"Round {seq} is already void.")
+            version = match.snapshot.version
+            try:
+                new_state = replay(match, skip=seq)
+            except RuleViolation as exc:
+                later = getattr(exc, "round", "?")
+                raise RuleViolation(exc.rule, f"Voiding round {seq} would make round {later} invalid: "
+                                              f"{exc.message}") from None
+            rnd.void = True
+            rnd.void_reason = why
+            _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
+            _store_reply(idem, new_state)
+    except IntegrityError:
+        db.session.rollback()
+        raise _conflict(get_match(match_id)) from None
+    return new_state
+
+
+def close_match(match_id: int, how: object = "split", to: object = None, *,
+                idem: Idem | None = None) -> Any:
+    """The leader closes the match; a pot on the table is split, awarded or carried."""
+    if how not in ("split", "award", "carry"):
+        raise BadInput("pot", "pot must be split, award or carry.")
+    if to is not None and not isinstance(to, str):
+        raise BadInput("to", "to must be a player's name.")
+    if how == "award" and not to:
+        raise BadInput("to", "Name the player who gets the pot.")
+    payload: dict[str, Any] = {"pot": how} | ({"to": to} if how == "award" else {})
+    with writing():
+        match = get_match(match_id)
+        module = games.game(match.game)
+        snap = match.snapshot
+        if how == "award" and to not in match.seats:
+            raise BadInput("to", f"{str(to)[:40]!r} is not a player of this match.")
+        new_state = module.close(load(module.State, snap.state), how, to if how == "award" else None)
+        _write_event(match, snap.version, "close", payload, new_state, None)
+        db.session.flush()
+        _store_reply(idem, new_state)
+    return new_state
+
+
+# --- reading -----------------------------------------------------------------
+
+def match_json(match: Match, state: Any | None = None) -> dict[str, Any]:
+    """The API's view of a match: its state and its log."""
+    module = games.game(match.game)
+    money = night_money(match.night)
+    state = state if state is not None else state_of(match)
+    return {
+        "id": match.id,
+        "night": match.night_id,
+        "game": match.game,
+        "players": list(match.seats),
+        "first_dealer": match.first_dealer,
+        "stake": money.format(match.stake),
+        "options": match.options,
+        "status": match.status,
+        "state": module.state_json(state, money),
+        "rounds": [round_json(r) for r in match.rounds],
+    }
+
+
+def round_json(rnd: Round) -> dict[str, Any]:
+    return {"round": rnd.seq, "kind": rnd.kind, "payload": rnd.payload, "void": rnd.void,
+            "void_reason": rnd.void_reason or None, "created_at": rnd.created_at.isoformat() + "Z"}
+
+
+def night_balances(night: Night) -> tuple[dict[str, int], int]:
+    """Each player's net over the night's matches, and the money still in pots.
+
+    Player balances plus pots are zero: a pot still on the table (an open
+    match, or one closed with ``carry``) is money the players put in and
+    nobody has won yet.
+    """
+    balances = {name: 0 for name in night.player_names}
+    pots = 0
+    for match in night.matches:
+        state = state_of(match)
+        for name, amount in zip(state.players, state.balances, strict=True):
+            balances[name] = balances.get(name, 0) + amount
+        pots += state.pot - getattr(state, "carried_in", 0)
+    return balances, pots
+
+
+POT_PARTY = "\N{MONEY BAG} pot"
+
+
+def settlement(night: Night) -> tuple[dict[str, int], int, Plan]:
+    """Balances, pots and the plan with the fewest transfers.
+
+    Money still in pots is settled with the pot as one more party (its
+    holder, the leader, keeps it); the plan is minimal over all parties.
+    """
+    balances, pots = night_balances(night)
+    parties = dict(balances)
+    if pots:
+        parties[POT_PARTY] = pots
+    return balances, pots, settle(parties)

@@ -1,0 +1,47 @@
+// Small progressive enhancements; every page works without them.
+document.documentElement.classList.add("js");
+
+// New match: up/down buttons reorder the seats and renumber the hidden seat fields.
+document.querySelectorAll("#seats").forEach(function (list) {
+  function renumber() {
+    list.querySelectorAll(".seat").forEach(function (li, i) { li.querySelector(".seat-no").value = i; });
+  }
+  list.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("button"); if (!btn) return;
+    var li = btn.closest(".seat");
+    if (btn.classList.contains("up") && li.previousElementSibling) list.insertBefore(li, li.previousElementSibling);
+    if (btn.classList.contains("down") && li.nextElementSibling) list.insertBefore(li.nextElementSibling, li);
+    renumber();
+  });
+  renumber();
+});
+
+// Switching the game on the new-match form reloads it with that game's options.
+document.querySelectorAll("select[data-autosubmit]").forEach(function (sel) {
+  sel.addEventListener("change", function () {
+    var form = sel.form, hidden = document.createElement("input");
+    hidden.type = "hidden"; hidden.name = "action"; hidden.value = sel.dataset.autosubmit;
+    form.appendChild(hidden); form.submit();
+  });
+});
+
+// Round form: tapping tricks marks the player as knocked; "passed" moves the svängare mark.
+document.querySelectorAll("#round-form").forEach(function (form) {
+  form.addEventListener("change", function (ev) {
+    var t = ev.target;
+    if (t.name && t.name.indexOf("tricks_") === 0 && t.value !== "0") {
+      var knock = form.querySelector('input[name="knock_' + t.name.slice(7) + '"]');
+      if (knock) knock.checked = true;
+    }
+    if (t.id === "passed") {
+      form.querySelectorAll(".player-row").forEach(function (row) {
+        var sv = t.checked ? form.dataset.passedSvangare : form.dataset.svangare;
+        row.classList.toggle("svangare", row.dataset.name === sv);
+      });
+    }
+  });
+  // A double tap sends the form once; the one-time token guards the server side too.
+  form.addEventListener("submit", function () {
+    var b = form.querySelector("#save-round"); if (b) { setTimeout(function () { b.disabled = true; }, 0); }
+  });
+});
