@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,12 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api_bp)  # the API authenticates with bearer tokens, not cookies
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
+
+    if os.environ.get("REFEREE_BENCH") == "1" or app.config.get("BENCH"):
+        from referee import floor
+
+        csrf.exempt(floor.bp)
+        floor.register(app)
 
     _register_errors(app)
     _register_headers(app)

@@ -31,19 +31,12 @@ TITLES: dict[str, str] = {
 }
 
 
+#: Games whose ``start`` takes ``carried_in``: a pot carried from an earlier
+#: night's match of the same game and group (SK-14 ``carry``).
+CARRY_GAMES = frozenset({"svangknack", "kul"})
+
+
 @cache
 def game(name: str) -> Game:
     """The engine module of a game; ``KeyError`` for an unknown name."""
     return cast(Game, importlib.import_module(f"referee.engine.{GAMES[name]}"))
-
-
-def available() -> list[str]:
-    """Games whose engine module is present (all of them in a full install)."""
-    names = []
-    for name in GAMES:
-        try:
-            game(name)
-        except ModuleNotFoundError:
-            continue
-        names.append(name)
-    return names

@@ -107,6 +107,9 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(10), default="open")
     created_at: Mapped[datetime] = mapped_column(default=now)
+    #: A pot carried from an earlier night's match (SK-14 ``carry``), taken once.
+    carried_from_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), unique=True, default=None)
+    carried_in: Mapped[int] = mapped_column(BigInteger, default=0)
 
     night: Mapped[Night] = relationship(back_populates="matches")
     rounds: Mapped[list[Round]] = relationship(back_populates="match", order_by="Round.seq")

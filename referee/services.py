@@ -278,16 +278,56 @@ def create_match(night: Night, game: object, players: object, dealer: object, st
     if minor < 0:
         raise BadInput("stake", "stake cannot be negative.")
     opts = parse_options(module.Options, options)
-    state = module.start(tuple(seats), dealer, minor, opts)  # RuleViolation: nothing stored
+    try:
+        return _create_match(night, game, module, seats, dealer, minor, opts, idem)
+    except IntegrityError:
+        # Another phone took the same carried pot a moment ago: start without it.
+        db.session.rollback()
+        return _create_match(night, game, module, seats, dealer, minor, opts, idem)
+
+
+def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer: str, minor: int, opts: Any,
+                  idem: Idem | None) -> Match:
+    carry = open_carry(night, game)
+    carried_in = carry[1] if carry else 0
+    state = _start(module, seats, dealer, minor, opts, carried_in)  # RuleViolation: nothing stored
     with writing():
         match = Match(night_id=night.id, game=game, seats=seats, first_dealer=dealer, stake=minor,
-                      options=dump(opts))
+                      options=dump(opts), carried_from_id=carry[0] if carry else None,
+                      carried_in=carried_in)
         db.session.add(match)
         db.session.flush()
         db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=dump(state)))
         db.session.flush()
         _store_reply(idem, match)
     return match
+
+
+def _start(module: Any, seats: list[str], dealer: str, stake: int, opts: Any, carried_in: int) -> Any:
+    if carried_in:
+        return module.start(tuple(seats), dealer, stake, opts, carried_in=carried_in)
+    return module.start(tuple(seats), dealer, stake, opts)
+
+
+def open_carry(night: Night, game: str) -> tuple[int, int] | None:
+    """The pot an earlier night of the group carried for this game, not yet taken.
+
+    Returns ``(match id, amount)`` of the oldest such pot. SK-14: a carried
+    pot is "kept as an open pot that the next night's match of the same group
+    starts with".
+    """
+    if game not in games.CARRY_GAMES:
+        return None
+    taken = select(Match.carried_from_id).where(Match.carried_from_id.is_not(None))
+    candidates = db.session.scalars(
+        select(Match).join(Night).where(Night.group_id == night.group_id, Night.id != night.id,
+                                        Match.game == game, Match.status == "closed",
+                                        Match.id.not_in(taken)).order_by(Match.id))
+    for match in candidates:
+        amount = match.snapshot.state.get("carried_out")
+        if amount:
+            return match.id, int(amount)
+    return None
 
 
 def get_match(match_id: int) -> Match:
@@ -300,7 +340,7 @@ def get_match(match_id: int) -> Match:
 def initial_state(match: Match) -> Any:
     module = games.game(match.game)
     opts = load(module.Options, match.options)
-    return module.start(tuple(match.seats), match.first_dealer, match.stake, opts)
+    return _start(module, match.seats, match.first_dealer, match.stake, opts, match.carried_in)
 
 
 def state_of(match: Match) -> Any:

@@ -59,8 +59,9 @@ def can_edit(night: Night) -> bool:
 def require(night: Night, edit: bool) -> None:
     if can_edit(night) or (not edit and night.id in _granted("view")):
         return
-    abort(403, _("This phone has no right to %(what)s this night. Open the link the game leader shared.",
-                 what=_("change") if edit else _("see")))
+    if edit:
+        abort(403, _("This phone may not change this game night. Ask the game leader for the edit link."))
+    abort(403, _("This phone may not see this game night. Open the link the game leader shared."))
 
 
 def _night(night_id: int, edit: bool = False) -> Night:
@@ -83,7 +84,9 @@ def _match(match_id: int, edit: bool = False) -> Match:
 
 @bp.app_context_processor
 def _context() -> dict[str, Any]:
-    return {"can_edit": can_edit, "game_title": games.TITLES.get, "lang": session.get("lang")}
+    from flask_babel import get_locale
+
+    return {"can_edit": can_edit, "game_title": games.TITLES.get, "lang": str(get_locale() or "en")}
 
 
 @bp.app_template_filter("money")

@@ -286,3 +286,27 @@ def test_openapi_documents_every_route(app: Any, client: Any) -> None:
         if rule.rule.startswith("/api/"):
             path = rule.rule.replace("<int:", "{").replace("<", "{").replace(">", "}")
             assert path in documented, f"{rule.rule} is not in /api/openapi.json"
+
+
+def test_carried_pot_goes_to_the_next_night_of_the_group(client: Any) -> None:
+    first = Api(client)
+    night1 = first.new_night(["Anna", "Bo", "Cia"], group="Fredagsgänget")
+    m1 = first.new_match("svangknack", ["Anna", "Bo", "Cia"], stake="3.00")
+    status, body = first.call("POST", f"/api/matches/{m1['id']}/close", {"pot": "carry"})
+    assert status == 200 and body["state"]["carried"] == "9.00"
+    status, body = first.call("GET", f"/api/nights/{night1['id']}/settlement")
+    assert body["pots"] == "9.00"
+    assert sum(dec(t["amount"]) for t in body["transfers"]) == Decimal("9.00")  # everyone pays the pot keeper
+    second = Api(client)
+    second.new_night(["Anna", "Bo", "Cia"], group_token=night1["group_token"])
+    m2 = second.new_match("svangknack", ["Anna", "Bo", "Cia"], stake="3.00")
+    assert m2["state"]["pot"] == "18.00" and m2["state"]["carried_in"] == "9.00"
+    # Bo svängar alone and takes all 18: 9 of it was paid in on the first night.
+    status, body = second.round(m2["id"], {"participants": ["Bo"]})
+    assert body["state"]["balances"]["Bo"] == "12.00"
+    status, body = second.call("GET", f"/api/nights/{second.night['id']}/settlement")
+    assert body["pots"] == "0.00"  # pot 9 on the table now, minus the 9 brought in
+    # the carried pot is taken once: a third night's match starts without it
+    third = Api(client)
+    third.new_night(["Anna", "Bo", "Cia"], group_token=night1["group_token"])
+    assert third.new_match("svangknack", ["Anna", "Bo", "Cia"], stake="3.00")["state"]["pot"] == "9.00"

@@ -1,8 +1,8 @@
-"""The ledger: groups, nights, players, matches, rounds, snapshots
+"""ledger
 
-Revision ID: 5798b79d28a1
+Revision ID: 22ef51585575
 Revises: 
-Create Date: 2026-11-22 10:03:16.697542
+Create Date: 2026-11-22 10:10:12.550298
 
 """
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = '5798b79d28a1'
+revision = '22ef51585575'
 down_revision = None
 branch_labels = None
 depends_on = None
@@ -75,8 +75,12 @@ def upgrade():
     sa.Column('options', sa.JSON(), nullable=False),
     sa.Column('status', sa.String(length=10), nullable=False),
     sa.Column('created_at', sa.DateTime(), nullable=False),
+    sa.Column('carried_from_id', sa.Integer(), nullable=True),
+    sa.Column('carried_in', sa.BigInteger(), nullable=False),
+    sa.ForeignKeyConstraint(['carried_from_id'], ['matches.id'], ),
     sa.ForeignKeyConstraint(['night_id'], ['nights.id'], ),
-    sa.PrimaryKeyConstraint('id')
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('carried_from_id')
     )
     with op.batch_alter_table('matches', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_matches_night_id'), ['night_id'], unique=False)

@@ -1,0 +1,29 @@
+"""A bare endpoint for ``bench/load.py``: one SQLite insert, nothing else.
+
+It measures the floor a round entry is compared with (same app, same
+server, same database). Registered only when ``REFEREE_BENCH=1``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, jsonify
+from sqlalchemy import text
+
+from referee.models import db
+from referee.services import writing
+
+bp = Blueprint("floor", __name__)
+
+
+@bp.post("/bench/floor")
+def floor() -> object:
+    with writing():
+        db.session.execute(text("INSERT INTO bench_floor (note) VALUES ('x')"))
+    return jsonify({"ok": True}), 201
+
+
+def register(app: Flask) -> None:
+    """Add the endpoint and its table (created once, outside the measured path)."""
+    app.register_blueprint(bp)
+    with app.app_context(), writing():
+        db.session.execute(text("CREATE TABLE IF NOT EXISTS bench_floor (id INTEGER PRIMARY KEY, note TEXT)"))

@@ -1,0 +1,172 @@
+"""The phone pages through the Flask test client (forms, rights, errors)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee import services
+from referee.models import Match, Round, db
+from tests.conftest import make_app
+
+
+def create_night(client: Any, players: str = "Anna\nBo\nCia\nDan") -> int:
+    resp = client.post("/nights/new", data={"name": "Fredag", "currency": "SEK", "players": players})
+    assert resp.status_code == 302, resp.get_data(as_text=True)
+    return int(resp.headers["Location"].rsplit("/", 1)[1])
+
+
+def create_match(client: Any, night_id: int, game: str = "svangknack", stake: str = "3.00",
+                 seats: tuple[int, ...] = (0, 1, 2, 3), **extra: str) -> int:
+    data = {"game": game, "dealer": "Anna", "stake": stake, "action": "create", **extra}
+    for pos in seats:
+        data[f"in_{pos}"] = "on"
+        data[f"seat_{pos}"] = str(pos)
+    resp = client.post(f"/nights/{night_id}/matches/new", data=data)
+    assert resp.status_code == 302, resp.get_data(as_text=True)
+    return int(resp.headers["Location"].rsplit("/", 1)[1])
+
+
+def round_form(client: Any, match_id: int) -> dict[str, str]:
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    token = re.search(r'name="form_token" type="hidden" value="([^"]+)"', html)
+    seq = re.search(r'name="expected_seq" type="hidden" value="([^"]+)"', html)
+    assert token and seq, html[:2000]
+    return {"form_token": token.group(1), "expected_seq": seq.group(1)}
+
+
+def test_start_page_and_language_switch(client: Any) -> None:
+    assert "New night" in client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    html = client.get("/", headers={"Accept-Language": "sv-SE,sv;q=0.9"}).get_data(as_text=True)
+    assert "Ny spelkväll" in html
+    client.get("/lang/de")
+    assert "Neuer Spieleabend" in client.get("/", headers={"Accept-Language": "sv"}).get_data(as_text=True)
+
+
+def test_night_form_errors_keep_input(client: Any) -> None:
+    resp = client.post("/nights/new", data={"name": "Fredag", "currency": "SEK", "players": "Anna\nanna"})
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and "named twice" in html and "Fredag" in html
+    resp = client.post("/nights/new", data={"name": "x" * 10_000, "currency": "SEK", "players": "A"})
+    assert resp.status_code == 200
+    with client.application.app_context():
+        assert db.session.query(Match).count() == 0
+
+
+def test_svangknack_round_in_few_taps(client: Any) -> None:
+    night_id = create_night(client)
+    match_id = create_match(client, night_id)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="svangare">Bo<' in page and 'id="dealer">Anna<' in page
+    # The taps: Dan's tricks "1" (implies knocked), Bo's tricks "2", save.
+    form = round_form(client, match_id) | {"tricks_3": "1", "tricks_1": "2"}
+    resp = client.post(f"/matches/{match_id}/rounds", data=form)
+    assert resp.status_code == 302
+    with client.application.app_context():
+        rounds = db.session.query(Round).filter_by(match_id=match_id).all()
+        assert [r.payload["tricks"] for r in rounds] == [{"Bo": 2, "Dan": 1}]
+        state = services.state_of(services.get_match(match_id))
+        # pot 12: Bo +8, Dan +4 on top of the stakes; a fresh pot of 12 is built
+        assert dict(zip(state.players, state.balances, strict=True)) == {
+            "Anna": -600, "Bo": 200, "Cia": -600, "Dan": -200}
+
+
+def test_double_tap_saves_once(client: Any) -> None:
+    match_id = create_match(client, create_night(client))
+    form = round_form(client, match_id)
+    first = client.post(f"/matches/{match_id}/rounds", data=form)
+    second = client.post(f"/matches/{match_id}/rounds", data=form)
+    assert first.status_code == second.status_code == 302
+    assert "already saved" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    with client.application.app_context():
+        assert db.session.query(Round).filter_by(match_id=match_id).count() == 1
+
+
+def test_rule_error_is_shown_with_rule_and_form_kept(client: Any) -> None:
+    match_id = create_match(client, create_night(client))
+    form = round_form(client, match_id) | {"tricks_1": "2", "tricks_3": "2"}
+    resp = client.post(f"/matches/{match_id}/rounds", data=form)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 422 and "(SK-8)" in html
+    assert re.search(r'name="tricks_3" value="2" checked', html)
+    with client.application.app_context():
+        assert db.session.query(Round).filter_by(match_id=match_id).count() == 0
+
+
+def test_second_phone_with_stale_form_gets_conflict(client: Any, app: Any) -> None:
+    match_id = create_match(client, create_night(client))
+    stale = round_form(client, match_id)
+    assert client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id)).status_code == 302
+    resp = client.post(f"/matches/{match_id}/rounds", data=stale)
+    assert resp.status_code == 409 and "just entered by someone else" in resp.get_data(as_text=True)
+
+
+def test_view_link_reads_but_cannot_write(client: Any, app: Any) -> None:
+    night_id = create_night(client)
+    match_id = create_match(client, night_id)
+    with app.app_context():
+        night = services.get_night(night_id)
+        view, edit = night.view_token, night.edit_token
+    guest = app.test_client()
+    assert guest.get(f"/nights/{night_id}").status_code == 403
+    assert guest.get(f"/v/{view}").status_code == 302
+    assert guest.get(f"/matches/{match_id}").status_code == 200
+    assert 'id="round-form"' not in guest.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert guest.post(f"/matches/{match_id}/rounds", data={"form_token": "x", "expected_seq": "1"}).status_code == 403
+    second_phone = app.test_client()
+    second_phone.get(f"/e/{edit}")
+    assert 'id="round-form"' in second_phone.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert guest.get("/e/not-a-token").status_code == 404
+
+
+def test_void_and_close_through_pages(client: Any) -> None:
+    night_id = create_night(client)
+    match_id = create_match(client, night_id, game="kul", stake="2.00")
+    for who in ("Anna", "Bo"):
+        client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | {"last_trick": who})
+    assert client.post(f"/matches/{match_id}/rounds/2/void", data={"reason": "misread"}).status_code == 302
+    assert client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna"}).status_code == 302
+    with client.application.app_context():
+        state = services.state_of(services.get_match(match_id))
+        assert state.finished and state.pot == 0
+        assert dict(zip(state.players, state.balances, strict=True)) == {
+            "Anna": 600, "Bo": -200, "Cia": -200, "Dan": -200}
+    html = client.get(f"/nights/{night_id}/settlement").get_data(as_text=True)
+    assert html.count("→") == 3
+
+
+def test_new_match_rule_error_shown(client: Any) -> None:
+    night_id = create_night(client)
+    resp = client.post(f"/nights/{night_id}/matches/new",
+                       data={"game": "svangknack", "dealer": "Anna", "stake": "1.00", "action": "create",
+                             "in_0": "on", "in_1": "on", "in_2": "on"})
+    assert resp.status_code == 200 and "(SK-2)" in resp.get_data(as_text=True)
+
+
+def test_csrf_is_required_on_forms(tmp_path: Path) -> None:
+    app = make_app(f"sqlite:///{tmp_path / 'csrf.sqlite3'}", tmp_path, WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    resp = client.post("/nights/new", data={"name": "N", "currency": "SEK", "players": "A"})
+    assert resp.status_code == 400
+    html = client.get("/nights/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html)
+    assert token
+    resp = client.post("/nights/new", data={"name": "N", "currency": "SEK", "players": "A",
+                                            "csrf_token": token.group(1)})
+    assert resp.status_code == 302
+
+
+@pytest.mark.parametrize("path", ["/nights/999", "/matches/999", "/nights/999/settlement"])
+def test_missing_things_are_404(client: Any, path: str) -> None:
+    assert client.get(path).status_code == 404
+
+
+def test_security_headers(client: Any) -> None:
+    resp = client.get("/")
+    csp = resp.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+    assert resp.headers["X-Content-Type-Options"] == "nosniff"
+    assert resp.headers["Referrer-Policy"] == "no-referrer"
