@@ -269,8 +269,11 @@ def run_concurrently(clients: int, duration: float, setup: Any, step: Any) -> Ph
     return Phase(elapsed, merged)
 
 
-def round_phase(port: int, clients: int, duration: float) -> Phase:
-    """Each client: its own match; enter a round, read the match page (as a guest), repeat."""
+def round_phase(port: int, clients: int, duration: float, pages: bool = True) -> Phase:
+    """Each client: its own match; enter a round, read the match page (as a guest), repeat.
+
+    ``pages=False`` leaves the page out: round entry alone, for diagnosis.
+    """
 
     def setup(i: int) -> Match:
         rng = random.Random(i)
@@ -280,7 +283,8 @@ def round_phase(port: int, clients: int, duration: float) -> Phase:
 
     def step(match: Match, timings: dict[str, Timings]) -> None:
         match.enter_round(timings.setdefault("round", Timings()))
-        match.read_page(timings.setdefault("page", Timings()))
+        if pages:
+            match.read_page(timings.setdefault("page", Timings()))
 
     return run_concurrently(clients, duration, setup, step)
 
@@ -400,6 +404,12 @@ def line(label: str, t: Timings, elapsed: float, unit: str) -> str:
             f"n={len(t.ok)}{failed}")
 
 
+def machine() -> str:
+    """CPU count and load: the figures mean little on a machine busy with other work."""
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"{os.cpu_count()} CPUs, load average {load}"
+
+
 def verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
@@ -411,6 +421,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2000, help="rounds of the long match (2000)")
     parser.add_argument("--reads", type=int, default=40, help="sequential GETs per match page (40)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 5 s, 4 clients, 200 rounds, 15 reads")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2; 1 shows the cost of "
+                        "SQLite lock waits between workers)")
+    parser.add_argument("--no-pages", action="store_true",
+                        help="phase 1 enters rounds only, without reading the match page (diagnosis)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (database, log)")
     args = parser.parse_args(argv)
     if args.quick:
@@ -420,15 +434,16 @@ def main(argv: list[str] | None = None) -> int:
         raise KeyboardInterrupt  # same clean-up path as Ctrl-C
 
     signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    server = Server(workdir)
+    server = Server(workdir, args.workers)
     try:
         server.start()
-        print(f"gunicorn: 2 workers on {HOST}:{server.port}, SQLite in {workdir}; "
-              f"{args.clients} clients, {args.duration:g} s per phase", flush=True)
+        print(f"gunicorn: {args.workers} workers on {HOST}:{server.port}, SQLite in {workdir}; "
+              f"{args.clients} clients, {args.duration:g} s per phase; {machine()}", flush=True)
 
-        print("phase 1: round entry + match page ...", flush=True)
-        rounds = round_phase(server.port, args.clients, args.duration)
+        print(f"phase 1: round entry{'' if args.no_pages else ' + match page'} ...", flush=True)
+        rounds = round_phase(server.port, args.clients, args.duration, pages=not args.no_pages)
         print("phase 2: floor (one insert per request) ...", flush=True)
         floor = floor_phase(server.port, args.clients, args.duration)
 
@@ -457,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             shutil.rmtree(workdir, ignore_errors=True)
 
-    r, p, f = rounds.by_kind["round"], rounds.by_kind["page"], floor.by_kind["floor"]
+    r, p, f = rounds.by_kind["round"], rounds.by_kind.get("page", Timings()), floor.by_kind["floor"]
     round_rate = len(r.ok) / rounds.elapsed
     mixed_rate = (len(r.ok) + len(p.ok)) / rounds.elapsed
     floor_rate = len(f.ok) / floor.elapsed
@@ -469,9 +484,11 @@ def main(argv: list[str] | None = None) -> int:
     edit_ratio = med["el"] / med["es"]
 
     print()
-    print(f"=== results: {args.clients} clients, {args.duration:g} s per phase, gunicorn 2 sync workers, SQLite ===")
+    print(f"=== results: {args.clients} clients, {args.duration:g} s per phase, "
+          f"gunicorn {args.workers} sync workers, SQLite; {machine()} ===")
     print(line("round entry (POST)", r, rounds.elapsed, "rounds"))
-    print(line("match page (GET)", p, rounds.elapsed, "pages "))
+    if p.ok:
+        print(line("match page (GET)", p, rounds.elapsed, "pages "))
     print(f"{'  mixed phase total':<22} {mixed_rate:8.1f} req/s")
     print(line("floor (POST insert)", f, floor.elapsed, "ins.  "))
     print(f"match page, sequential median of {args.reads}:  guest  1 round {ms(med['vs'])}, "

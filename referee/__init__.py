@@ -49,10 +49,12 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     from referee.api import bp as api_bp
     from referee.pages import bp as pages_bp
+    from referee.reports import bp as reports_bp
 
     csrf.exempt(api_bp)  # the API authenticates with bearer tokens, not cookies
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
+    app.register_blueprint(reports_bp)
 
     if os.environ.get("REFEREE_BENCH") == "1" or app.config.get("BENCH"):
         from referee import floor

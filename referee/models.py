@@ -22,7 +22,9 @@ class Base(DeclarativeBase):
     pass
 
 
-db = SQLAlchemy(model_class=Base)
+#: Objects stay loaded after a commit: a request that has just written reads
+#: what it wrote instead of loading it again.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 
 
 def new_token() -> str:

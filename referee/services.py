@@ -22,6 +22,8 @@ from babel.numbers import get_currency_precision, list_currencies
 from sqlalchemy import event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import joinedload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from referee import games
 from referee.engine import BadInput, RuleViolation
@@ -107,9 +109,17 @@ def configure_engine(engine: Engine) -> None:
 
 
 @contextmanager
-def writing() -> Iterator[None]:
-    """A write transaction: committed at the end, rolled back on any error."""
-    db.session.rollback()  # end any read transaction: the write starts fresh
+def writing(fresh: bool = True) -> Iterator[None]:
+    """A write transaction: committed at the end, rolled back on any error.
+
+    Any read transaction is ended first, so the write starts with the write
+    lock (SQLite ``BEGIN IMMEDIATE``). ``fresh=False`` keeps the objects
+    already loaded (the caller checks the snapshot version itself);
+    otherwise they are reloaded inside the write transaction.
+    """
+    db.session.commit()  # end the read transaction (nothing to write)
+    if fresh:
+        db.session.expire_all()
     token = _immediate.set(True)
     try:
         yield
@@ -331,7 +341,8 @@ def open_carry(night: Night, game: str) -> tuple[int, int] | None:
 
 
 def get_match(match_id: int) -> Match:
-    match = db.session.get(Match, match_id)
+    """The match with its night and snapshot (one query: this is the hot path)."""
+    match = db.session.get(Match, match_id, options=[joinedload(Match.night), joinedload(Match.snapshot)])
     if match is None:
         raise NotFound(f"There is no match {match_id}.")
     return match
@@ -390,14 +401,21 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
 
 
 def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
-    result = db.session.execute(
-        update(Snapshot)
-        .where(Snapshot.match_id == match.id, Snapshot.version == version)
-        .values(version=version + 1, next_seq=next_seq, state=dump(new_state))
-        .execution_options(synchronize_session=False)
+    db.session.flush()
+    table = Snapshot.__table__
+    plain = dump(new_state)
+    result = db.session.execute(  # a Core UPDATE: the ORM's bulk-update machinery is not needed here
+        update(table)
+        .where(table.c.match_id == match.id, table.c.version == version)
+        .values(version=version + 1, next_seq=next_seq, state=plain)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
-        raise _conflict(match)
+        raise Conflict("The match changed while this was being saved.", match)
+    # Keep the loaded snapshot true to the row without marking it dirty.
+    snap = match.snapshot
+    set_committed_value(snap, "version", version + 1)
+    set_committed_value(snap, "next_seq", next_seq)
+    set_committed_value(snap, "state", plain)
     status = "closed" if new_state.finished else "open"
     if match.status != status:
         match.status = status
@@ -421,36 +439,48 @@ def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
 
     Returns ``(round, state, created)``; with an ``idem_key`` already used in
     this match, the stored round and its state are returned and nothing is
-    written (``created`` is False). ``expected_seq`` (from a form) turns a
-    form rendered before someone else's round into a :class:`Conflict`.
+    written (``created`` is False). ``expected_seq`` (from a form or the
+    ``Expected-Round`` header) turns a round entered on a stale view into a
+    :class:`Conflict`.
+
+    The engine works outside the write lock, on the snapshot it read; the
+    write then only inserts the event and moves the snapshot on ``WHERE
+    version = <the version read>``. If another round got in between and the
+    caller did not pin the round number, the round is checked again against
+    the new state (a few times at most) rather than refused.
     """
     if not isinstance(payload, Mapping):
         raise BadInput("round", "The round must be a JSON object.")
-    try:
-        with writing():
-            match = get_match(match_id)
-            if idem_key is not None:
-                existing = find_by_key(match, idem_key)
-                if existing is not None:
-                    return existing, replay(match, upto=existing.seq), False
-            snap = match.snapshot
-            if expected_seq is not None and expected_seq != snap.next_seq:
-                raise _conflict(match)
-            module = games.game(match.game)
-            state = load(module.State, snap.state)
-            rnd_rec = module.parse_round(state, payload, night_money(match.night))
-            new_state = module.apply(state, rnd_rec)
-            canonical = module.round_json(rnd_rec, night_money(match.night))
-            rnd = _write_event(match, snap.version, "round", canonical, new_state, idem_key)
-            db.session.flush()
-            _store_reply(idem, (rnd, new_state))
-    except IntegrityError:
-        db.session.rollback()
+    for _attempt in range(5):
         match = get_match(match_id)
         if idem_key is not None and (existing := find_by_key(match, idem_key)) is not None:
             return existing, replay(match, upto=existing.seq), False
-        raise _conflict(match) from None
-    return rnd, new_state, True
+        snap = match.snapshot
+        version, seq = snap.version, snap.next_seq
+        if expected_seq is not None and expected_seq != seq:
+            raise _conflict(match)
+        module = games.game(match.game)
+        money = night_money(match.night)
+        state = load(module.State, snap.state)
+        rnd_rec = module.parse_round(state, payload, money)
+        new_state = module.apply(state, rnd_rec)  # RuleViolation: nothing written
+        canonical = module.round_json(rnd_rec, money)
+        try:
+            with writing(fresh=False):
+                rnd = Round(match_id=match.id, seq=seq, kind="round", payload=canonical,
+                            idempotency_key=idem_key)
+                db.session.add(rnd)
+                _bump(match, version, new_state, next_seq=seq + 1)
+                db.session.flush()
+                _store_reply(idem, (rnd, new_state))
+        except (IntegrityError, Conflict):
+            db.session.rollback()
+            db.session.expire_all()
+            if expected_seq is not None:
+                raise _conflict(get_match(match_id)) from None
+            continue  # someone else's round got in first: check ours against the new state
+        return rnd, new_state, True
+    raise _conflict(get_match(match_id))
 
 
 def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None = None) -> Any:
@@ -529,6 +559,18 @@ def match_json(match: Match, state: Any | None = None) -> dict[str, Any]:
         "state": module.state_json(state, money),
         "rounds": [round_json(r) for r in match.rounds],
     }
+
+
+def recent_rounds(match: Match, limit: int | None) -> list[Round]:
+    """The match's latest events, newest first (all of them with ``limit=None``).
+
+    Pages show the latest few so that a 2,000-round match renders as fast as
+    a short one; the full log is one tap away.
+    """
+    query = select(Round).where(Round.match_id == match.id).order_by(Round.seq.desc())
+    if limit is not None:
+        query = query.limit(limit)
+    return list(db.session.scalars(query))
 
 
 def round_json(rnd: Round) -> dict[str, Any]:

@@ -244,7 +244,9 @@ def _state_json(match_id: int, state: Any) -> dict[str, Any]:
 
 
 def _enter(match_id: int, payload: dict[str, Any]) -> Any:
-    _match_for(match_id, write=True)
+    # Holding the match keeps it in the session's identity map (a weak map):
+    # the service and the reply below then need no further SELECTs.
+    match = _match_for(match_id, write=True)
     key = request.headers.get("Idempotency-Key")
     if key is not None and len(key) > 100:
         raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
@@ -253,7 +255,8 @@ def _enter(match_id: int, payload: dict[str, Any]) -> Any:
         raise BadInput("Expected-Round", "Expected-Round must be the number of the round being entered.")
     rnd, state, created = services.add_round(match_id, payload, idem_key=key,
                                              expected_seq=int(expected[:9]) if expected else None)
-    return jsonify({"round": rnd.seq, "state": _state_json(match_id, state)}), 201 if created else 200
+    state_json = games.game(match.game).state_json(state, services.night_money(match.night))
+    return jsonify({"round": rnd.seq, "state": state_json}), 201 if created else 200
 
 
 @bp.post("/matches/<int:match_id>/rounds")

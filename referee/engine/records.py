@@ -18,6 +18,7 @@ Three things every game needs, written once:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Collection, Mapping, Sequence
@@ -187,13 +188,18 @@ def expect_player_map(players: tuple[str, ...], value: object, field: str) -> di
 
 def dump(obj: Any) -> Any:
     """A frozen record as plain JSON data (dicts, lists, scalars)."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: dump(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-    if isinstance(obj, tuple):
-        return [dump(x) for x in obj]
     if obj is None or isinstance(obj, (bool, int, str)):
         return obj
+    if isinstance(obj, tuple):
+        return [dump(x) for x in obj]
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {name: dump(getattr(obj, name)) for name in _names(type(obj))}
     raise TypeError(f"cannot dump {type(obj).__name__} in an engine record")
+
+
+@functools.cache
+def _names(cls: type[Any]) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def load(cls: type[T], data: Any) -> T:
@@ -201,12 +207,16 @@ def load(cls: type[T], data: Any) -> T:
     return typing.cast(T, _load(cls, data))
 
 
+@functools.cache
+def _fields(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
+    """A dataclass's fields with their resolved types (resolving is slow; once per class)."""
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+
+
 def _load(hint: Any, data: Any) -> Any:
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
-        hints = typing.get_type_hints(hint)
-        kwargs = {f.name: _load(hints[f.name], data[f.name])
-                  for f in dataclasses.fields(hint) if f.name in data}
-        return hint(**kwargs)
+        return hint(**{name: _load(sub, data[name]) for name, sub in _fields(hint) if name in data})
     if _allows_none(hint):
         return None if data is None else _load(_strip_none(hint), data)
     origin = typing.get_origin(hint)

@@ -7,6 +7,7 @@ the view link (``/v/<token>``) lets guests look.
 
 from __future__ import annotations
 
+import re
 import secrets
 from decimal import Decimal
 from typing import Any
@@ -28,14 +29,17 @@ from referee.pages.forms import (
     PlayerForm,
     RoundForm,
     VoidForm,
+    option_texts,
     options_from,
     seats_from,
 )
 
 bp = Blueprint("pages", __name__)
 
-#: Games with a round form on the phone pages (others are reachable by the API).
-PAGE_GAMES = tuple(round_forms.PARSERS)
+#: How many of the latest rounds the match page lists (the rest: "show all").
+HISTORY = 25
+
+PAGE_GAMES = round_forms.PAGE_GAMES
 
 
 # --- rights ------------------------------------------------------------------
@@ -94,7 +98,9 @@ def money_filter(minor: int, currency: str) -> str:
     from flask_babel import format_currency
 
     digits = services.currency_money(currency).digits
-    return str(format_currency(Decimal(minor).scaleb(-digits), currency))
+    text = str(format_currency(Decimal(minor).scaleb(-digits), currency))
+    # "SEK12.00" (a code glued to the digits) reads badly on a phone: "SEK 12.00".
+    return re.sub(r"^(-?)([A-Z]{3})(?=[\d-])", "\\1\\2\u00a0", text)
 
 
 def qr_svg(data: str, scale: int = 4) -> Markup:
@@ -221,7 +227,7 @@ def new_match(night_id: int) -> Any:
         else:
             return redirect(url_for("pages.match", match_id=match.id))
     return render_template("pages/match_new.html", night=nt, form=form, game=chosen_game,
-                           options=described, error=error, posted=request.form)
+                           options=option_texts(described), error=error, posted=request.form)
 
 
 def _round_form(match: Match) -> RoundForm:
@@ -239,14 +245,16 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
     money = services.night_money(match.night)
     state = services.state_of(match)
     view = module.state_json(state, money)
-    field = round_forms.ERROR_FIELDS.get(getattr(error, "rule", ""), getattr(error, "field", ""))
+    field = round_forms.error_field(match.game, getattr(error, "rule", "")) or getattr(error, "field", "")
     close_form = CloseForm()
     close_form.to.choices = [(p, p) for p in match.seats]
     body = render_template(
         f"pages/match_{match.game}.html" if match.game in PAGE_GAMES else "pages/match_generic.html",
         match=match, night=match.night, state=state, view=view, form=_round_form(match),
+        rounds=services.recent_rounds(match, None if request.args.get("all") else HISTORY),
+        total_rounds=match.snapshot.next_seq - 1,
         error=error, error_field=field, posted=posted or {}, conflict=conflict,
-        void_form=VoidForm(), close_form=close_form, money=money)
+        close_form=close_form, money=money)
     return body, status
 
 
@@ -261,7 +269,7 @@ def add_round(match_id: int) -> Any:
     form = RoundForm()
     if not form.validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
-    parser = round_forms.PARSERS.get(m.game)
+    parser = round_forms.parser(m.game)
     if parser is None:
         abort(404)
     view = games.game(m.game).state_json(services.state_of(m), services.night_money(m.night))
@@ -284,20 +292,28 @@ def add_round(match_id: int) -> Any:
     return redirect(url_for("pages.match", match_id=match_id))
 
 
-@bp.post("/matches/<int:match_id>/rounds/<int:seq>/void")
+@bp.route("/matches/<int:match_id>/rounds/<int:seq>/void", methods=["GET", "POST"])
 def void_round(match_id: int, seq: int) -> Any:
-    _match(match_id, edit=True)
-    form = VoidForm()
-    if not form.validate_on_submit():
-        abort(400, _("The form has expired; reload the page."))
-    try:
-        services.void_round(match_id, seq, form.reason.data or "")
-    except (RuleViolation, BadInput) as exc:
-        return render_match(services.get_match(match_id), error=exc, status=422)
-    except services.NotFound:
+    """Voiding asks once more (with a reason): it is the one tap that rewrites history."""
+    m = _match(match_id, edit=True)
+    rnd = next((r for r in m.rounds if r.seq == seq), None)
+    if rnd is None:
         abort(404)
-    flash(_("Round %(n)s is void; the match was recomputed without it.", n=seq), "ok")
-    return redirect(url_for("pages.match", match_id=match_id))
+    form = VoidForm()
+    error: RuleViolation | BadInput | None = None
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400, _("The form has expired; reload the page."))
+        try:
+            services.void_round(match_id, seq, form.reason.data or "")
+        except (RuleViolation, BadInput) as exc:
+            error = exc
+        else:
+            flash(_("Round %(n)s is void; the match was recomputed without it.", n=seq), "ok")
+            return redirect(url_for("pages.match", match_id=match_id))
+    summary = f"pages/summary_{m.game if m.game in PAGE_GAMES else 'generic'}.html"
+    return render_template("pages/void.html", match=m, night=m.night, rnd=rnd, form=form, error=error,
+                           summary_template=summary), 422 if error else 200
 
 
 @bp.post("/matches/<int:match_id>/close")

@@ -62,9 +62,13 @@ MAX_TAPS = 6
 
 
 def minor(text: str) -> int:
-    """A displayed amount ("-SEK9.00", "SEK 1,234.50", "−9,00 kr") in öre, read independently of the app."""
+    """A displayed amount ("-SEK9.00", "SEK 1,234.50", "−9,00 kr") in öre.
+
+    Parsed here rather than formatted with the app's own filter, so a wrong
+    format or a wrong amount on screen cannot agree with itself.
+    """
     cleaned = text.replace("\u2212", "-").replace("\xa0", " ").strip()
-    negative = cleaned.startswith("-") or "-" in cleaned.split()[0]
+    negative = "-" in cleaned
     digits = re.sub(r"[^0-9.,]", "", cleaned)
     if "," in digits and "." not in digits:
         digits = digits.replace(",", ".")
@@ -255,9 +259,9 @@ def test_svangknack_night_on_a_phone(live_server: LiveServer, phone: Any, artifa
     check_glance(page, AFTER[5])
 
     # --- void R5 from the history: back to the state after R4 ----------------
-    page.locator("#round-5 details.void-form summary").tap()
-    page.locator("#round-5 input[name=reason]").fill("entered by mistake")
-    page.locator("#round-5").get_by_role("button", name="Void round 5").tap()
+    page.locator("#round-5 a.void-link").tap()
+    page.locator("input[name=reason]").fill("entered by mistake")
+    page.get_by_role("button", name="Void round 5").tap()
     page.locator(".flash.ok", has_text="Round 5 is void").wait_for()
     assert "void" in (page.locator("#round-5").get_attribute("class") or "")
     assert "entered by mistake" in page.locator("#round-5 .void-reason").inner_text()

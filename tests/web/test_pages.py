@@ -127,6 +127,8 @@ def test_void_and_close_through_pages(client: Any) -> None:
     match_id = create_match(client, night_id, game="kul", stake="2.00")
     for who in ("Anna", "Bo"):
         client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | {"last_trick": who})
+    page = client.get(f"/matches/{match_id}/rounds/2/void").get_data(as_text=True)
+    assert "Last trick: Bo" in page
     assert client.post(f"/matches/{match_id}/rounds/2/void", data={"reason": "misread"}).status_code == 302
     assert client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna"}).status_code == 302
     with client.application.app_context():
@@ -170,3 +172,16 @@ def test_security_headers(client: Any) -> None:
     assert "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
     assert resp.headers["X-Content-Type-Options"] == "nosniff"
     assert resp.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_match_page_lists_latest_rounds_and_links_to_all(client: Any, app: Any) -> None:
+    match_id = create_match(client, create_night(client))
+    with app.app_context():
+        for _ in range(30):
+            state = services.state_of(services.get_match(match_id))
+            services.add_round(match_id, {"participants": [state.players[(state.dealer + 1) % 4]]})
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert html.count('<li class="" id="round-') == 25 and 'id="round-30"' in html and 'id="round-5"' not in html
+    assert "Show all 30 rounds" in html
+    full = client.get(f"/matches/{match_id}?all=1").get_data(as_text=True)
+    assert full.count('<li class="" id="round-') == 30

@@ -1,0 +1,48 @@
+"""Each game's page module: its round form turned into the API's payload.
+
+A game has phone pages when ``referee/pages/round_forms/<game>.py`` exists with
+``parse(form, state_json, players) -> payload`` and ``ERROR_FIELDS`` (rule
+ID -> the form field the error is shown next to), and a template
+``templates/pages/match_<game>.html``. The payload then goes through the same
+service and engine as a JSON request.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from referee import games
+
+Parser = Callable[[MultiDict[str, str], dict[str, Any], list[str]], dict[str, Any]]
+
+
+def _load() -> dict[str, ModuleType]:
+    found = {}
+    for name in games.GAMES:
+        try:
+            found[name] = importlib.import_module(f"referee.pages.round_forms.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"referee.pages.round_forms.{name}":
+                raise
+    return found
+
+
+MODULES: dict[str, ModuleType] = _load()
+
+#: Games with a round form on the phone pages, in the registry's order.
+PAGE_GAMES: tuple[str, ...] = tuple(MODULES)
+
+
+def parser(game: str) -> Parser | None:
+    module = MODULES.get(game)
+    return None if module is None else module.parse
+
+
+def error_field(game: str, rule: str) -> str:
+    module = MODULES.get(game)
+    return "" if module is None else module.ERROR_FIELDS.get(rule, "")

@@ -1,0 +1,99 @@
+"""Printable sheets (WeasyPrint): score protocols of matches, settlement sheets.
+
+A protocol is the match replayed from its log, one step per event (void
+events shown struck through with their reason). The common frame is
+``templates/reports/protocol.html``; each game supplies only its part,
+``templates/reports/protocol_<game>.html``, which gets the steps and the
+engine's JSON states before and after each step.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, abort, render_template, request
+from weasyprint import HTML
+
+from referee import games, services
+from referee.engine import RuleViolation
+from referee.models import Match, Night, Round
+from referee.pages import can_edit
+
+bp = Blueprint("reports", __name__)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of the log and the states around it (as the API shows them)."""
+
+    round: Round
+    before: dict[str, Any]
+    after: dict[str, Any]
+    before_state: Any
+    after_state: Any
+
+
+def steps(match: Match) -> list[Step]:
+    """Replay the log once, keeping each event's before and after.
+
+    A void event leaves the state as it was; it is listed so the sheet can
+    strike it through.
+    """
+    module = games.game(match.game)
+    money = services.night_money(match.night)
+    state = services.initial_state(match)
+    out: list[Step] = []
+    for rnd in match.rounds:
+        before = state
+        if not rnd.void:
+            try:
+                state = services.apply_event(match, state, rnd.kind, rnd.payload)
+            except RuleViolation:  # cannot happen for a stored log; shown as-is if it does
+                state = before
+        out.append(Step(rnd, module.state_json(before, money), module.state_json(state, money), before, state))
+    return out
+
+
+def render_pdf(html: str) -> bytes:
+    """HTML to PDF; fonts are the system's (DejaVu on Debian), embedded by WeasyPrint."""
+    return bytes(HTML(string=html, base_url=request.host_url).write_pdf())
+
+
+def pdf_response(data: bytes, filename: str) -> Response:
+    resp = Response(data, mimetype="application/pdf")
+    resp.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    return resp
+
+
+def allowed(night: Night) -> bool:
+    """Readers of a sheet: a phone with rights, or the night's view or edit token."""
+    from flask import session
+
+    if can_edit(night) or night.id in session.get("view", []):
+        return True
+    auth = request.headers.get("Authorization", "")
+    token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.args.get("view", "")
+    return bool(token) and any(hmac.compare_digest(token.encode(), t.encode())
+                               for t in (night.view_token, night.edit_token))
+
+
+@bp.get("/matches/<int:match_id>/protocol.pdf")
+def protocol(match_id: int) -> Response:
+    try:
+        match = services.get_match(match_id)
+    except services.NotFound:
+        abort(404)
+    if not allowed(match.night):
+        abort(403)
+    html = protocol_html(match)
+    return pdf_response(render_pdf(html), f"protocol-{match.game}-{match.id}.pdf")
+
+
+def protocol_html(match: Match) -> str:
+    module = games.game(match.game)
+    money = services.night_money(match.night)
+    final = module.state_json(services.state_of(match), money)
+    return render_template("reports/protocol.html", match=match, night=match.night, steps=steps(match),
+                           final=final, money=money, part=f"reports/protocol_{match.game}.html")

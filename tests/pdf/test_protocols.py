@@ -1,0 +1,45 @@
+"""Score protocols as PDF, read back and checked against the engine's figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.pdf_helpers import first_page_png, pdf_fonts, pdf_text
+from tests.web.helpers import Api
+
+
+def test_svangknack_protocol(client: Any, artifacts: Path) -> None:
+    api = Api(client)
+    api.new_night(["Anna", "Bo", "Cia", "Dan"])
+    m = api.new_match("svangknack", ["Anna", "Bo", "Cia", "Dan"], stake="3.00")
+    api.round(m["id"], {"participants": ["Bo", "Dan"], "tricks": {"Bo": 2, "Dan": 1}})  # pot 12, nobody bet
+    api.round(m["id"], {"participants": ["Cia", "Anna"], "tricks": {"Cia": 3}})  # Anna bet 12 -> pot 15
+    api.round(m["id"], {"participants": ["Dan"]})  # Dan alone takes 15
+    api.call("POST", f"/api/matches/{m['id']}/rounds/3/void", {"reason": "Dan had shown his cards"})
+    api.round(m["id"], {"svangare": "Anna", "participants": ["Anna"], "new_stake": "6.00"})  # passed; fresh pot 24
+    resp = client.get(f"/matches/{m['id']}/protocol.pdf?view={api.night['view_token']}")
+    assert resp.status_code == 200 and resp.mimetype == "application/pdf"
+    text = pdf_text(resp.data)
+    final = api.match(m["id"])["state"]
+    for name, amount in final["balances"].items():
+        assert f"{name}" in text and amount in text
+    assert "Dan had shown his cards" in text
+    assert "12.00" in text and "15.00" in text and "24.00" in text  # pots before/after
+    assert "Anna 12.00" in text  # Anna's bet payment
+    assert "(passed)" in text and "new stake 6.00" in text
+    assert any("DejaVu" in f for f in pdf_fonts(resp.data))
+    first_page_png(resp.data, artifacts / "pdf" / "protocol-svangknack.png")
+
+
+def test_kul_protocol_and_access(client: Any, artifacts: Path) -> None:
+    api = Api(client)
+    api.new_night(["Anna", "Bo"])
+    m = api.new_match("kul", ["Anna", "Bo"], stake="2.00")
+    for who in ("Bo", "Anna", "Bo", "Bo"):
+        api.round(m["id"], {"last_trick": who})
+    assert client.get(f"/matches/{m['id']}/protocol.pdf").status_code == 403
+    resp = client.get(f"/matches/{m['id']}/protocol.pdf", headers={"Authorization": f"Bearer {api.token}"})
+    text = pdf_text(resp.data)
+    assert "Bo wins the pot" in text and "2.00" in text and "-2.00" in text
+    first_page_png(resp.data, artifacts / "pdf" / "protocol-kul.png")

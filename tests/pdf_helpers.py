@@ -1,0 +1,49 @@
+"""Reading PDFs back in tests: text with pypdf, a PNG of page 1 with pdftoppm."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from tests.components import missing
+
+
+def pdf_text(data: bytes) -> str:
+    """All the text of the PDF, white space folded (table cells wrap lines)."""
+    assert data.startswith(b"%PDF-"), data[:40]
+    reader = PdfReader(io.BytesIO(data))
+    return " ".join(" ".join(page.extract_text() or "" for page in reader.pages).split())
+
+
+def pdf_fonts(data: bytes) -> set[str]:
+    """Names of the fonts embedded in the PDF."""
+    reader = PdfReader(io.BytesIO(data))
+    fonts: set[str] = set()
+    for page in reader.pages:
+        resources = page.get("/Resources") or {}
+        for font in (resources.get("/Font") or {}).values():
+            obj = font.get_object()
+            descriptor = obj.get("/FontDescriptor")
+            if descriptor is None and "/DescendantFonts" in obj:
+                descriptor = obj["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            if descriptor is not None and any(k in descriptor.get_object() for k in
+                                              ("/FontFile", "/FontFile2", "/FontFile3")):
+                fonts.add(str(obj.get("/BaseFont")))
+    return fonts
+
+
+def first_page_png(data: bytes, out: Path) -> Path:
+    """Render page 1 to ``out`` (a .png) so a person can look at it."""
+    if shutil.which("pdftoppm") is None:
+        missing("pdftoppm (Debian package poppler-utils)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pdf = out.with_suffix(".pdf")
+    pdf.write_bytes(data)
+    subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf),
+                    str(out.with_suffix(""))], check=True)
+    assert out.exists() and out.stat().st_size > 1000
+    return out
