@@ -227,7 +227,7 @@ def new_match(night_id: int) -> Any:
         else:
             return redirect(url_for("pages.match", match_id=match.id))
     return render_template("pages/match_new.html", night=nt, form=form, game=chosen_game,
-                           options=option_texts(described), error=error, posted=request.form)
+                           options=option_texts(chosen_game, described), error=error, posted=request.form)
 
 
 def _round_form(match: Match) -> RoundForm:
@@ -329,3 +329,8 @@ def close_match(match_id: int) -> Any:
         return render_match(services.get_match(match_id), error=exc, status=422)
     flash(_("The match is closed."), "ok")
     return redirect(url_for("pages.night", night_id=m.night_id))
+
+
+from referee.pages import extra  # noqa: E402  (extra pages register on bp)
+
+extra.load()

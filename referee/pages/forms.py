@@ -61,23 +61,18 @@ class CloseForm(FlaskForm):  # type: ignore[misc]
     to = SelectField(_l("Player"), choices=[], validate_choice=False)
 
 
-#: Translatable label and explanation of each option shown on the pages; the
-#: engine's English ``doc`` is the fallback for an option not listed here.
-OPTION_TEXT: dict[str, tuple[Any, Any]] = {
-    "first_pot": (_l("First pot"), _l("Who pays into the first pot: every player (all) or only the dealer "
-                                      "(dealer_only) (SK-5).")),
-    "forced_participation": (_l("Forced participation"),
-                             _l("Must everyone play: never, in the first round of every fresh pot (fresh_pot), "
-                                "or always (SK-10).")),
-    "marks_to_win": (_l("Marks to win"), _l("The first player with this many last tricks takes the pot (KU-4).")),
-}
+def option_texts(game: str, described: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The engine's option descriptions with the game page's translated label and text.
 
+    A game's round-form module may define ``OPTION_TEXT = {name: (label, text)}``
+    with lazy-translated strings; the engine's English ``doc`` is the fallback.
+    """
+    from referee.pages import round_forms
 
-def option_texts(described: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The engine's option descriptions with the pages' translated label and text."""
+    texts = round_forms.option_text(game)
     out = []
     for opt in described:
-        label, doc = OPTION_TEXT.get(opt["name"], (opt["name"], opt["doc"]))
+        label, doc = texts.get(opt["name"], (opt["name"], opt["doc"]))
         out.append(opt | {"label": label, "doc": doc})
     return out
 

@@ -2,8 +2,10 @@
 
 A game has phone pages when ``referee/pages/round_forms/<game>.py`` exists with
 ``parse(form, state_json, players) -> payload`` and ``ERROR_FIELDS`` (rule
-ID -> the form field the error is shown next to), and a template
-``templates/pages/match_<game>.html``. The payload then goes through the same
+ID -> the form field the error is shown next to), optionally ``OPTION_TEXT``
+(option name -> lazily translated label and explanation for the new-match
+form), and the templates ``templates/pages/match_<game>.html`` and
+``templates/pages/summary_<game>.html`` (one line per logged event). The payload then goes through the same
 service and engine as a JSON request.
 """
 
@@ -46,3 +48,8 @@ def parser(game: str) -> Parser | None:
 def error_field(game: str, rule: str) -> str:
     module = MODULES.get(game)
     return "" if module is None else module.ERROR_FIELDS.get(rule, "")
+
+
+def option_text(game: str) -> dict[str, tuple[Any, Any]]:
+    module = MODULES.get(game)
+    return {} if module is None else dict(getattr(module, "OPTION_TEXT", {}))

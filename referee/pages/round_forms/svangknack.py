@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
+
+OPTION_TEXT: dict[str, tuple[Any, Any]] = {
+    "first_pot": (_l("First pot"), _l("Who pays into the first pot: every player (all) or only the dealer "
+                                      "(dealer_only) (SK-5).")),
+    "forced_participation": (_l("Forced participation"),
+                             _l("Must everyone play: never, in the first round of every fresh pot (fresh_pot), "
+                                "or always (SK-10).")),
+}
 
 #: Rule ID -> the form field group the error is shown next to.
 ERROR_FIELDS: dict[str, str] = {
