@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 WORKERS ?= 2
-APT_PACKAGES := chromium postgresql poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
+APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
 .PHONY: run test lint check translations deps-system bench clean
 

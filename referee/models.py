@@ -57,6 +57,10 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id"), index=True)
     name: Mapped[str] = mapped_column(String(40))
+    #: Payment details, so the sheet can print a payment QR code per transfer.
+    swish: Mapped[str] = mapped_column(String(20), default="")
+    iban: Mapped[str] = mapped_column(String(34), default="")
+    account_holder: Mapped[str] = mapped_column(String(70), default="")
 
     group: Mapped[Group] = relationship(back_populates="players")
 
@@ -71,6 +75,9 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     date: Mapped[date | None] = mapped_column(default=None)
     place: Mapped[str] = mapped_column(String(100), default="")
     currency: Mapped[str] = mapped_column(String(3))
+    #: The game leader (a player's name or anyone's): printed on the sheet,
+    #: the hub of the "everything through the leader" plan.
+    leader: Mapped[str] = mapped_column(String(40), default="")
     edit_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
     view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
     created_at: Mapped[datetime] = mapped_column(default=now)
@@ -174,3 +181,29 @@ class IdempotentReply(db.Model):  # type: ignore[name-defined,misc]
     status: Mapped[int] = mapped_column(Integer)
     body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class Payment(db.Model):  # type: ignore[name-defined,misc]
+    """Money that changed hands after a night: an event like a round.
+
+    Recorded, voidable (flag and reason), never edited. ``kind`` is
+    ``"payment"`` (payer paid payee), or the two halves of a debt carried to a
+    later night of the group: ``"carry_out"`` on the night it leaves (it
+    settles the player's open balance there) and ``"opening"`` on the night
+    it arrives (an opening balance), sharing a ``carry_id``.
+    """
+
+    __tablename__ = "payments"
+    __table_args__ = (UniqueConstraint("night_id", "idempotency_key", name="uq_payment_idem"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(10), default="payment")
+    payer: Mapped[str] = mapped_column(String(40), default="")
+    payee: Mapped[str] = mapped_column(String(40), default="")
+    amount: Mapped[int] = mapped_column(BigInteger)
+    carry_id: Mapped[str | None] = mapped_column(String(40), default=None, index=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    void: Mapped[bool] = mapped_column(default=False)
+    void_reason: Mapped[str] = mapped_column(String(500), default="")
+    idempotency_key: Mapped[str | None] = mapped_column(String(100), default=None)
+

@@ -40,7 +40,6 @@ from referee.models import (
     Snapshot,
     db,
 )
-from referee.settle import Plan, settle
 
 MAX_NAME = 40
 MAX_PLAYERS_PER_NIGHT = 40
@@ -134,7 +133,8 @@ def writing(fresh: bool = True) -> Iterator[None]:
         _immediate.reset(token)
 
 
-def _store_reply(idem: Idem | None, result: Any) -> None:
+def store_reply(idem: Idem | None, result: Any) -> None:
+    """Keep the first answer of an idempotent write, in the write's own transaction."""
     if idem is not None:
         status, body = idem.render(result)
         db.session.add(IdempotentReply(scope=idem.scope, key=idem.key, status=status,
@@ -199,12 +199,13 @@ def night_money(night: Night) -> Money:
 
 def create_night(name: object, currency: object, players: object, *, date: Date | None = None,
                  place: object = "", group: object = None, group_token: object = None,
-                 idem: Idem | None = None) -> Night:
+                 leader: object = "", idem: Idem | None = None) -> Night:
     """A new night, in a new group or an existing one (by its token)."""
     name = clean_name(name, "name", MAX_TEXT)
     code = clean_currency(currency)
     names = clean_players(players)
     place = "" if place in (None, "") else clean_name(place, "place", MAX_TEXT)
+    leader = "" if leader in (None, "") else clean_name(leader, "leader")
     with writing():
         if group_token is not None:
             if not isinstance(group_token, str):
@@ -215,12 +216,12 @@ def create_night(name: object, currency: object, players: object, *, date: Date 
         else:
             grp = Group(name=clean_name(group, "group", MAX_TEXT) if group else name)
             db.session.add(grp)
-        night = Night(group=grp, name=name, currency=code, date=date, place=place)
+        night = Night(group=grp, name=name, currency=code, date=date, place=place, leader=leader)
         db.session.add(night)
         for pos, pname in enumerate(names):
             night.seats.append(NightPlayer(player=_group_player(grp, pname), position=pos))
         db.session.flush()
-        _store_reply(idem, night)
+        store_reply(idem, night)
     return night
 
 
@@ -242,8 +243,12 @@ def add_player(night: Night, name: object) -> None:
             raise BadInput("name", f"{pname!r} is already at this night.")
         if len(night.seats) >= MAX_PLAYERS_PER_NIGHT:
             raise BadInput("name", f"At most {MAX_PLAYERS_PER_NIGHT} players.")
-        night.seats.append(NightPlayer(player=_group_player(night.group, pname),
-                                       position=len(night.seats)))
+        seat_player(night, pname)
+
+
+def seat_player(night: Night, name: str) -> None:
+    """Seat a group member (or a new one) at the night; inside a write transaction."""
+    night.seats.append(NightPlayer(player=_group_player(night.group, name), position=len(night.seats)))
 
 
 def get_night(night_id: int) -> Night:
@@ -309,7 +314,7 @@ def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer
         db.session.flush()
         db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=dump(state)))
         db.session.flush()
-        _store_reply(idem, match)
+        store_reply(idem, match)
     return match
 
 
@@ -472,7 +477,7 @@ def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
                 db.session.add(rnd)
                 _bump(match, version, new_state, next_seq=seq + 1)
                 db.session.flush()
-                _store_reply(idem, (rnd, new_state))
+                store_reply(idem, (rnd, new_state))
         except (IntegrityError, Conflict):
             db.session.rollback()
             db.session.expire_all()
@@ -507,14 +512,25 @@ def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None 
                 later = getattr(exc, "round", "?")
                 raise RuleViolation(exc.rule, f"Voiding round {seq} would make round {later} invalid: "
                                               f"{exc.message}") from None
+            _check_carry_kept(match, state_of(match), new_state)
             rnd.void = True
             rnd.void_reason = why
             _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
-            _store_reply(idem, new_state)
+            store_reply(idem, new_state)
     except IntegrityError:
         db.session.rollback()
         raise _conflict(get_match(match_id)) from None
     return new_state
+
+
+def _check_carry_kept(match: Match, old: Any, new: Any) -> None:
+    """A pot a later night already took (SK-14 carry) cannot change or reopen here."""
+    taker = db.session.scalar(select(Match.id).where(Match.carried_from_id == match.id))
+    if taker is None:
+        return
+    if (old.finished, getattr(old, "carried_out", None)) != (new.finished, getattr(new, "carried_out", None)):
+        raise RuleViolation("SK-14", f"The pot of this match was carried to match {taker} on a later night; "
+                                     f"this void would change or reopen that pot (SK-14).")
 
 
 def close_match(match_id: int, how: object = "split", to: object = None, *,
@@ -529,6 +545,9 @@ def close_match(match_id: int, how: object = "split", to: object = None, *,
     payload: dict[str, Any] = {"pot": how} | ({"to": to} if how == "award" else {})
     with writing():
         match = get_match(match_id)
+        if how == "carry" and match.game not in games.CARRY_GAMES:
+            raise BadInput("pot", "Only a Svängknack or Kul pot can be carried to the next night; "
+                                  "split it or give it to a player.")
         module = games.game(match.game)
         snap = match.snapshot
         if how == "award" and to not in match.seats:
@@ -536,7 +555,7 @@ def close_match(match_id: int, how: object = "split", to: object = None, *,
         new_state = module.close(load(module.State, snap.state), how, to if how == "award" else None)
         _write_event(match, snap.version, "close", payload, new_state, None)
         db.session.flush()
-        _store_reply(idem, new_state)
+        store_reply(idem, new_state)
     return new_state
 
 
@@ -578,34 +597,6 @@ def round_json(rnd: Round) -> dict[str, Any]:
             "void_reason": rnd.void_reason or None, "created_at": rnd.created_at.isoformat() + "Z"}
 
 
-def night_balances(night: Night) -> tuple[dict[str, int], int]:
-    """Each player's net over the night's matches, and the money still in pots.
-
-    Player balances plus pots are zero: a pot still on the table (an open
-    match, or one closed with ``carry``) is money the players put in and
-    nobody has won yet.
-    """
-    balances = {name: 0 for name in night.player_names}
-    pots = 0
-    for match in night.matches:
-        state = state_of(match)
-        for name, amount in zip(state.players, state.balances, strict=True):
-            balances[name] = balances.get(name, 0) + amount
-        pots += state.pot - getattr(state, "carried_in", 0)
-    return balances, pots
-
-
+#: The pot as a party of the settlement: money still in a pot (an open match,
+#: or a pot carried to the next night) is held by the game leader.
 POT_PARTY = "\N{MONEY BAG} pot"
-
-
-def settlement(night: Night) -> tuple[dict[str, int], int, Plan]:
-    """Balances, pots and the plan with the fewest transfers.
-
-    Money still in pots is settled with the pot as one more party (its
-    holder, the leader, keeps it); the plan is minimal over all parties.
-    """
-    balances, pots = night_balances(night)
-    parties = dict(balances)
-    if pots:
-        parties[POT_PARTY] = pots
-    return balances, pots, settle(parties)

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from referee import games, services
+from referee import exports, games, payments, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.models import Match, Night
@@ -142,12 +142,15 @@ def _date(value: object) -> Date | None:
 
 def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
     money = services.night_money(night)
-    balances, pots = services.night_balances(night)
+    result = payments.settlement(night).result
+    pots = result.get(services.POT_PARTY, 0)
+    balances = {name: result[name] for name in night.player_names}
     out: dict[str, Any] = {
         "id": night.id,
         "name": night.name,
         "date": night.date.isoformat() if night.date else None,
         "place": night.place,
+        "leader": night.leader,
         "currency": night.currency,
         "group": night.group.name,
         "players": night.player_names,
@@ -166,11 +169,12 @@ def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
 def create_night() -> Any:
     if (stored := replay_stored("nights")) is not None:
         return stored
-    data = body({"name", "currency", "players", "group", "group_token", "date", "place"},
+    data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader"},
                 {"name", "currency", "players"})
     night = services.create_night(
         data["name"], data["currency"], data["players"], date=_date(data.get("date")),
         place=data.get("place", ""), group=data.get("group"), group_token=data.get("group_token"),
+        leader=data.get("leader", ""),
         idem=idem("nights", lambda n: (201, night_json(n, with_tokens=True))))
     return jsonify(night_json(night, with_tokens=True)), 201
 
@@ -191,20 +195,115 @@ def add_player(night_id: int) -> Any:
     return jsonify(night_json(services.get_night(night_id))), 201
 
 
+def settlement_json(night: Night, plan_kind: str = "fewest") -> dict[str, Any]:
+    """The settlement as the API shows it: what is open and the plan to settle it."""
+    money = services.night_money(night)
+    s = payments.settlement(night)
+    plan = payments.leader_plan(s) if plan_kind == "leader" else s.plan
+
+    def amounts(values: dict[str, int]) -> dict[str, str]:
+        return {k: money.format(v) for k, v in values.items()}
+
+    return {
+        "balances": amounts(s.open),
+        "result": amounts(s.result),
+        "opening": amounts({k: v for k, v in s.opening.items() if v}),
+        "paid": amounts({k: v for k, v in s.paid.items() if v}),
+        "carried_out": amounts({k: v for k, v in s.carried_out.items() if v}),
+        "pots": money.format(s.result.get(services.POT_PARTY, 0)),
+        "per_match": [{"match": m.id, "game": m.game, "balances": amounts(b)} for m, b in s.per_match],
+        "plan": plan_kind,
+        "transfers": [{"from": w.payer, "to": w.payee, "amount": money.format(w.amount),
+                       "payer_owes": money.format(-w.payer_open), "payee_is_owed": money.format(w.payee_open)}
+                      for w in payments.explain(s, plan)],
+        "exact": plan.exact,
+        "note": plan.note,
+        "settled": s.settled,
+        "payments": [payment_json(p, money) for p in s.payments],
+    }
+
+
+def payment_json(p: Any, money: Any) -> dict[str, Any]:
+    return {"id": p.id, "kind": p.kind, "from": p.payer, "to": p.payee or None, "amount": money.format(p.amount),
+            "void": p.void, "void_reason": p.void_reason or None, "created_at": p.created_at.isoformat() + "Z"}
+
+
 @bp.get("/nights/<int:night_id>/settlement")
 def settlement(night_id: int) -> Any:
     night = services.get_night(night_id)
     authorize(night, write=False)
+    kind = request.args.get("plan", "fewest")
+    if kind not in ("fewest", "leader"):
+        raise BadInput("plan", "plan must be fewest or leader.")
+    return jsonify(settlement_json(night, kind))
+
+
+@bp.post("/nights/<int:night_id>/payments")
+def add_payment(night_id: int) -> Any:
+    """A transfer paid, fully or partly (an event: voidable, never edited)."""
+    night = services.get_night(night_id)
+    authorize(night, write=True)
+    data = body({"from", "to", "amount"}, {"from", "to", "amount"})
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and len(key) > 100:
+        raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
+    row = payments.record_payment(night, data["from"], data["to"], data["amount"], idem_key=key)
     money = services.night_money(night)
-    balances, pots, plan = services.settlement(night)
-    return jsonify({
-        "balances": {k: money.format(v) for k, v in balances.items()},
-        "pots": money.format(pots),
-        "transfers": [{"from": t.payer, "to": t.payee, "amount": money.format(t.amount)}
-                      for t in plan.transfers],
-        "exact": plan.exact,
-        "note": plan.note,
-    })
+    return jsonify({"payment": payment_json(row, money), "settlement": settlement_json(night)}), 201
+
+
+@bp.post("/nights/<int:night_id>/payments/<int:payment_id>/void")
+def void_payment(night_id: int, payment_id: int) -> Any:
+    night = services.get_night(night_id)
+    authorize(night, write=True)
+    data = body({"reason"})
+    payments.void_payment(night, payment_id, data.get("reason"))
+    return jsonify({"settlement": settlement_json(night)})
+
+
+@bp.post("/nights/<int:night_id>/carry")
+def carry(night_id: int) -> Any:
+    """Carry what is still open to a later night of the group (opening balances there)."""
+    night = services.get_night(night_id)
+    authorize(night, write=True)
+    data = body({"to_night"}, {"to_night"})
+    payments.carry_debts(night, data["to_night"])
+    return jsonify({"settlement": settlement_json(night)})
+
+
+@bp.post("/nights/<int:night_id>/players/<name>/details")
+def payment_details(night_id: int, name: str) -> Any:
+    """A player's Swish number and/or IBAN with the account holder."""
+    night = services.get_night(night_id)
+    authorize(night, write=True)
+    data = body({"swish", "iban", "holder"})
+    player = payments.set_payment_details(night, name, data.get("swish", ""), data.get("iban", ""),
+                                          data.get("holder", ""))
+    return jsonify({"name": player.name, "swish": player.swish, "iban": player.iban,
+                    "holder": player.account_holder})
+
+
+@bp.get("/nights/<int:night_id>/export.json")
+def export_night(night_id: int) -> Any:
+    """Everything needed to rebuild the night (its facts, never derived states)."""
+    night = services.get_night(night_id)
+    authorize(night, write=False)
+    resp = jsonify(exports.export_night(night))
+    resp.headers["Content-Disposition"] = f'attachment; filename="night-{night.id}.json"'
+    return resp
+
+
+@bp.post("/import")
+def import_night() -> Any:
+    """A night export into a new group: checked and replayed before anything is stored."""
+    if (stored := replay_stored("import")) is not None:
+        return stored
+    request.max_content_length = 16 * 1024 * 1024  # exports of long nights pass 256 KB; set before reading
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadInput("body", "The request body must be a JSON object (a night export).")
+    night = exports.import_night(data, idem=idem("import", lambda n: (201, night_json(n, with_tokens=True))))
+    return jsonify(night_json(night, with_tokens=True)), 201
 
 
 # --- matches -----------------------------------------------------------------

@@ -114,7 +114,15 @@ def document() -> dict[str, Any]:
                                  "edit_token": {"type": "string"}, "view_token": {"type": "string"},
                                  "group_token": {"type": "string"}}},
         "Settlement": {"type": "object", "required": ["balances", "transfers"], "properties": {
-            "balances": {"type": "object", "additionalProperties": _MONEY}, "pots": _MONEY,
+            "balances": {"type": "object", "additionalProperties": _MONEY,
+                         "description": "What each party still receives (+) or pays (-)."},
+            "result": {"type": "object", "additionalProperties": _MONEY, "description": "The night's result."},
+            "opening": {"type": "object", "additionalProperties": _MONEY},
+            "paid": {"type": "object", "additionalProperties": _MONEY},
+            "carried_out": {"type": "object", "additionalProperties": _MONEY},
+            "per_match": {"type": "array", "items": {"type": "object"}},
+            "plan": {"enum": ["fewest", "leader"]}, "settled": {"type": "boolean"},
+            "payments": {"type": "array", "items": _ref("Payment")}, "pots": _MONEY,
             "exact": {"type": "boolean"}, "note": {"type": "string"},
             "transfers": {"type": "array", "items": {"type": "object", "required": ["from", "to", "amount"],
                                                      "properties": {"from": {"type": "string"},
@@ -137,6 +145,10 @@ def document() -> dict[str, Any]:
         "RoundOut": {"type": "object", "required": ["round", "state"],
                      "properties": {"round": {"type": "integer"}, "state": _ref("State")}},
         "StateOut": {"type": "object", "required": ["state"], "properties": {"state": _ref("State")}},
+        "Payment": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "kind": {"enum": ["payment", "opening", "carry_out"]},
+            "from": {"type": "string"}, "to": {"type": ["string", "null"]}, "amount": _MONEY,
+            "void": {"type": "boolean"}, "void_reason": {"type": ["string", "null"]}}},
         "Dot": {"type": "object", "required": ["player", "offence"], "additionalProperties": False,
                 "properties": {"player": {"type": "string"}, "offence": {"type": "string"},
                                "dots": {"type": "integer", "minimum": 1, "maximum": 4}}},
@@ -153,8 +165,10 @@ def document() -> dict[str, Any]:
             "Add a player to the night.", "The night", _ref("Night"), status="201", params=[_ID],
             body={"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}})},
         "/api/nights/{night_id}/settlement": {"get": _op(
-            "Balances and the plan with the fewest transfers.", "Settlement", _ref("Settlement"),
-            params=[_ID, _VIEW])},
+            "What is still open and the plan with the fewest transfers (or ?plan=leader).", "Settlement",
+            _ref("Settlement"),
+            params=[_ID, _VIEW, {"name": "plan", "in": "query", "required": False,
+                                 "schema": {"enum": ["fewest", "leader"]}}])},
         "/api/nights/{night_id}/matches": {"post": _op(
             "Start a match.", "Created", _ref("Match"), body=_ref("MatchIn"), params=[_ID, _IDEM],
             status="201")},
@@ -173,6 +187,37 @@ def document() -> dict[str, Any]:
             "Close the match; a pot is split, awarded or carried (SK-14).", "New state", _ref("StateOut"),
             body={"type": "object", "properties": {"pot": {"enum": ["split", "award", "carry"]},
                                                    "to": {"type": "string"}}}, params=[_MID, _IDEM])},
+        "/api/nights/{night_id}/payments": {"post": _op(
+            "A transfer paid, fully or partly (an event: voidable, never edited).", "Created",
+            {"type": "object", "properties": {"payment": _ref("Payment"), "settlement": _ref("Settlement")}},
+            body={"type": "object", "required": ["from", "to", "amount"], "additionalProperties": False,
+                  "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "amount": _MONEY}},
+            params=[_ID, _IDEM], status="201")},
+        "/api/nights/{night_id}/payments/{payment_id}/void": {"post": _op(
+            "Void a payment (or both halves of a carried debt).", "The settlement",
+            {"type": "object", "properties": {"settlement": _ref("Settlement")}},
+            body={"type": "object", "properties": {"reason": {"type": "string"}}},
+            params=[_ID, {"name": "payment_id", "in": "path", "required": True, "schema": {"type": "integer"}}])},
+        "/api/nights/{night_id}/carry": {"post": _op(
+            "Carry what is still open to a later night of the group (opening balances there).", "The settlement",
+            {"type": "object", "properties": {"settlement": _ref("Settlement")}},
+            body={"type": "object", "required": ["to_night"], "properties": {"to_night": {"type": "integer"}}},
+            params=[_ID])},
+        "/api/nights/{night_id}/players/{name}/details": {"post": _op(
+            "A player's Swish number and/or IBAN with the account holder (validated).", "The details",
+            {"type": "object", "properties": {"name": {"type": "string"}, "swish": {"type": "string"},
+                                              "iban": {"type": "string"}, "holder": {"type": "string"}}},
+            body={"type": "object", "additionalProperties": False,
+                  "properties": {"swish": {"type": "string"}, "iban": {"type": "string"},
+                                 "holder": {"type": "string"}}},
+            params=[_ID, {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}])},
+        "/api/nights/{night_id}/export.json": {"get": _op(
+            "The night as JSON: everything needed to rebuild it.", "The export", {"type": "object"},
+            params=[_ID, _VIEW])},
+        "/api/import": {"post": _op(
+            "Import a night export into a new group (checked and replayed first).", "Created", _ref("Night"),
+            body={"type": "object"}, params=[_IDEM], auth=False, status="201",
+            errors=("400", "413", "422", "503"))},
         "/api/referee/svangknack/dealer": {"post": _op(
             "SK-3: who deals first from the drawn cards.", "The dealer",
             {"type": "object", "required": ["dealer"], "properties": {"dealer": {"type": "string"}}},

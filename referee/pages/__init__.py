@@ -17,7 +17,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from referee import games, services
+from referee import games, payments, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.models import Match, Night
@@ -26,6 +26,7 @@ from referee.pages.forms import (
     CloseForm,
     MatchForm,
     NightForm,
+    PaymentDetailsForm,
     PlayerForm,
     RoundForm,
     VoidForm,
@@ -149,6 +150,7 @@ def new_night() -> Any:
         try:
             night = services.create_night(form.name.data, form.currency.data, form.player_names(),
                                           date=form.date.data, place=form.place.data or "",
+                                          leader=form.leader.data or "",
                                           group_token=form.group_token.data or None)
         except BadInput as exc:
             _field_error(form, exc.field, exc.message)
@@ -171,7 +173,9 @@ def _field_error(form: Any, field: str, message: str) -> None:
 @bp.get("/nights/<int:night_id>")
 def night(night_id: int) -> Any:
     nt = _night(night_id)
-    balances, pots = services.night_balances(nt)
+    result = payments.settlement(nt).result
+    pots = result.get(services.POT_PARTY, 0)
+    balances = {name: result[name] for name in nt.player_names}
     base = request.host_url.rstrip("/")
     view_url = base + url_for("pages.view_link", token=nt.view_token)
     edit_url = base + url_for("pages.edit_link", token=nt.edit_token)
@@ -197,9 +201,93 @@ def add_player(night_id: int) -> Any:
 @bp.get("/nights/<int:night_id>/settlement")
 def settlement(night_id: int) -> Any:
     nt = _night(night_id)
-    balances, pots, plan = services.settlement(nt)
-    return render_template("pages/settlement.html", night=nt, balances=balances, pots=pots, plan=plan,
-                           pot_party=services.POT_PARTY)
+    s = payments.settlement(nt)
+    kind = "leader" if request.args.get("plan") == "leader" else "fewest"
+    plan = payments.leader_plan(s) if kind == "leader" else s.plan
+    details = payments.player_details(nt)
+    transfers = []
+    for why in payments.explain(s, plan):
+        qr = payments.payment_qr(nt, details.get(why.payee), why.amount)
+        transfers.append({"why": why, "qr": qr_svg(qr[1]) if qr else None, "qr_kind": qr[0] if qr else None})
+    form = RoundForm()
+    form.form_token.data = secrets.token_urlsafe(16)
+    return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
+                           pot_party=services.POT_PARTY, form=form, void_form=VoidForm(),
+                           later=payments.later_nights(nt), details=details, money=services.night_money(nt))
+
+
+@bp.post("/nights/<int:night_id>/payments")
+def add_payment(night_id: int) -> Any:
+    nt = _night(night_id, edit=True)
+    form = RoundForm()
+    if not form.validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    try:
+        payments.record_payment(nt, request.form.get("payer"), request.form.get("payee"),
+                                request.form.get("amount", ""), idem_key=form.form_token.data or None)
+    except (RuleViolation, BadInput) as exc:
+        flash(exc.message, "error")
+    else:
+        flash(_("Payment recorded."), "ok")
+    return redirect(url_for("pages.settlement", night_id=night_id, plan=request.form.get("plan") or None))
+
+
+@bp.post("/nights/<int:night_id>/payments/<int:payment_id>/void")
+def void_payment(night_id: int, payment_id: int) -> Any:
+    nt = _night(night_id, edit=True)
+    form = VoidForm()
+    if not form.validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    try:
+        payments.void_payment(nt, payment_id, form.reason.data or "")
+    except (RuleViolation, BadInput) as exc:
+        flash(exc.message, "error")
+    except services.NotFound:
+        abort(404)
+    else:
+        flash(_("The payment is void."), "ok")
+    return redirect(url_for("pages.settlement", night_id=night_id))
+
+
+@bp.post("/nights/<int:night_id>/carry")
+def carry(night_id: int) -> Any:
+    nt = _night(night_id, edit=True)
+    if not RoundForm().validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    try:
+        target = int(request.form.get("to_night", ""))
+    except ValueError:
+        target = 0
+    try:
+        payments.carry_debts(nt, target)
+    except (RuleViolation, BadInput) as exc:
+        flash(exc.message, "error")
+    else:
+        flash(_("What was open is carried to the later night as opening balances."), "ok")
+    return redirect(url_for("pages.settlement", night_id=night_id))
+
+
+@bp.route("/nights/<int:night_id>/players/<name>/details", methods=["GET", "POST"])
+def payment_details(night_id: int, name: str) -> Any:
+    nt = _night(night_id, edit=True)
+    player = payments.player_details(nt).get(name)
+    if player is None:
+        abort(404)
+    form = PaymentDetailsForm(obj=None)
+    error: BadInput | None = None
+    if request.method == "GET":
+        form.swish.data, form.iban.data, form.holder.data = player.swish, player.iban, player.account_holder
+    elif form.validate_on_submit():
+        try:
+            payments.set_payment_details(nt, name, form.swish.data or "", form.iban.data or "",
+                                         form.holder.data or "")
+        except BadInput as exc:
+            error = exc
+            _field_error(form, exc.field, exc.message)
+        else:
+            flash(_("Payment details of %(name)s saved.", name=name), "ok")
+            return redirect(url_for("pages.settlement", night_id=night_id))
+    return render_template("pages/payment_details.html", night=nt, name=name, form=form), 422 if error else 200
 
 
 # --- matches -----------------------------------------------------------------
@@ -273,12 +361,12 @@ def add_round(match_id: int) -> Any:
     if parser is None:
         abort(404)
     view = games.game(m.game).state_json(services.state_of(m), services.night_money(m.night))
-    payload = parser(request.form, view, list(m.seats))
     try:
         expected = int(form.expected_seq.data or 0) or None
     except ValueError:
         expected = None
     try:
+        payload = parser(request.form, view, list(m.seats))
         rnd, _state, created = services.add_round(match_id, payload, idem_key=form.form_token.data or None,
                                                   expected_seq=expected)
     except (RuleViolation, BadInput) as exc:

@@ -24,11 +24,18 @@ class NightForm(FlaskForm):  # type: ignore[misc]
     players = TextAreaField(_l("Players, one per line"), validators=[DataRequired(), Length(max=2000)])
     date = DateField(_l("Date"), validators=[Optional()])
     place = StringField(_l("Place"), validators=[Optional(), Length(max=100)])
+    leader = StringField(_l("Game leader"), validators=[Optional(), Length(max=40)])
     group_token = StringField(_l("Group code (to continue an earlier group)"),
                               validators=[Optional(), Length(max=64)])
 
     def player_names(self) -> list[str]:
         return [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]
+
+
+class PaymentDetailsForm(FlaskForm):  # type: ignore[misc]
+    swish = StringField(_l("Swish number"), validators=[Optional(), Length(max=30)])
+    iban = StringField(_l("IBAN"), validators=[Optional(), Length(max=50)])
+    holder = StringField(_l("Account holder"), validators=[Optional(), Length(max=70)])
 
 
 class PlayerForm(FlaskForm):  # type: ignore[misc]

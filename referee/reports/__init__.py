@@ -13,7 +13,7 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, render_template, request, url_for
 from weasyprint import HTML
 
 from referee import games, services
@@ -97,3 +97,46 @@ def protocol_html(match: Match) -> str:
     final = module.state_json(services.state_of(match), money)
     return render_template("reports/protocol.html", match=match, night=match.night, steps=steps(match),
                            final=final, money=money, part=f"reports/protocol_{match.game}.html")
+
+
+@bp.get("/nights/<int:night_id>/settlement.pdf")
+def settlement_sheet(night_id: int) -> Response:
+    try:
+        night = services.get_night(night_id)
+    except services.NotFound:
+        abort(404)
+    if not allowed(night):
+        abort(403)
+    return pdf_response(render_pdf(settlement_html(night)), f"settlement-{night.id}.pdf")
+
+
+def settlement_html(night: Night) -> str:
+    """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes."""
+    from referee import payments
+    from referee.pages import qr_svg
+
+    s = payments.settlement(night)
+    details = payments.player_details(night)
+    rows = []
+    for why in payments.explain(s, s.plan):
+        qr = payments.payment_qr(night, details.get(why.payee), why.amount)
+        rows.append({"why": why, "qr": qr_svg(qr[1], scale=2) if qr else None, "qr_kind": qr[0] if qr else None})
+    record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
+    return render_template("reports/settlement.html", night=night, s=s, rows=rows, record_qr=qr_svg(record, 2),
+                           record_url=record, pot_party=services.POT_PARTY)
+
+
+@bp.get("/nights/<int:night_id>/export.csv")
+def export_csv(night_id: int) -> Response:
+    """One row per round, result, payment and transfer, for spreadsheets."""
+    from referee import exports
+
+    try:
+        night = services.get_night(night_id)
+    except services.NotFound:
+        abort(404)
+    if not allowed(night):
+        abort(403)
+    resp = Response(exports.export_csv(night).encode("utf-8-sig"), mimetype="text/csv")  # BOM: Excel reads å ä ö
+    resp.headers["Content-Disposition"] = f'attachment; filename="night-{night.id}.csv"'
+    return resp

@@ -1,5 +1,4 @@
 // Small progressive enhancements; every page works without them.
-document.documentElement.classList.add("js");
 
 // New match: up/down buttons reorder the seats and renumber the hidden seat fields.
 document.querySelectorAll("#seats").forEach(function (list) {

@@ -83,7 +83,7 @@ def shown_balances(page: Any) -> dict[str, int]:
     out: dict[str, int] = {}
     for i in range(rows.count()):
         row = rows.nth(i)
-        out[row.locator("th").inner_text().strip()] = minor(row.locator("td").inner_text())
+        out[row.locator("th").inner_text().strip().split("\n")[0]] = minor(row.locator("td").inner_text())
     return out
 
 

@@ -310,3 +310,17 @@ def test_carried_pot_goes_to_the_next_night_of_the_group(client: Any) -> None:
     third = Api(client)
     third.new_night(["Anna", "Bo", "Cia"], group_token=night1["group_token"])
     assert third.new_match("svangknack", ["Anna", "Bo", "Cia"], stake="3.00")["state"]["pot"] == "9.00"
+
+
+def test_export_and_import_over_http(api: Api) -> None:
+    m = api.new_match("kul", ["Anna", "Bo"], stake="1.00")
+    api.round(m["id"], {"last_trick": "Bo"})
+    status, exported = api.call("GET", f"/api/nights/{api.night['id']}/export.json")
+    assert status == 200 and exported["matches"][0]["rounds"][0]["payload"] == {"last_trick": "Bo"}
+    assert api.call("GET", f"/api/nights/{api.night['id']}/export.json", token=None)[0] == 401
+    status, body = api.call("POST", "/api/import", exported, token=None)
+    assert status == 201, body
+    assert body["id"] != api.night["id"] and body["balances"] == api.call(
+        "GET", f"/api/nights/{api.night['id']}")[1]["balances"]
+    resp = api.client.get(f"/nights/{api.night['id']}/export.csv?view={api.night['view_token']}")
+    assert resp.status_code == 200 and resp.mimetype == "text/csv" and "last_trick" in resp.get_data(as_text=True)

@@ -1,0 +1,256 @@
+"""PDF benchmark: the settlement sheet and a long score protocol against WeasyPrint's floor.
+
+Run from the repository root: ``.venv/bin/python bench/pdf.py`` (about a
+minute; ``--runs N`` changes the number of timed runs, default 5).
+
+Everything happens in this one process: ``create_app`` on a SQLite database
+in a temporary directory, one app and request context (the sheets need
+``request.host_url``). It builds a night through the service layer, as the
+pages and the API would: 16 players (all with a Swish number, so every
+transfer on the sheet gets a payment QR code), 6 matches and 500 events in
+all (a 300-round Svängknack among all 16, a 150-event Svängknack, two Kul
+games, a Schwimmen and a Knaker match). Then it times, as medians of
+``--runs`` runs after one warm-up each:
+
+- the floor: WeasyPrint rendering a plain one-page document with the sheets'
+  font (DejaVu Sans) through the same ``render_pdf``, warmed up first so font
+  loading is not counted;
+- the settlement sheet: ``reports.settlement_html`` + ``render_pdf``;
+- the score protocol of the 300-round Svängknack (``protocol_html`` +
+  ``render_pdf``);
+- ``referee.settle.settle`` for 20 players with non-zero balances.
+
+Goals (PASS/MISS): sheet under 3x the floor and under 1.5 s; peak memory
+(``ru_maxrss`` of the process) under 300 MB; settle for 20 players under
+100 ms. The protocol has no goal; its figures are printed for reference.
+The ``tracemalloc`` peak is taken in a separate, untimed render of the sheet
+(tracing slows a render several times over and counts Python allocations
+only, not those of WeasyPrint's C libraries). A reference line renders the
+sheet's words as plain paragraphs, to tell the cost of tables and QR codes
+apart from the cost of the amount of text. A benchmark, not a test: it always exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import re
+import resource
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Filip", "Greta", "Hugo", "Ida", "Jonas", "Karin", "Lars",
+           "Maja", "Nils", "Olle", "Pia"]
+TOTAL_EVENTS = 500
+LONG_ROUNDS = 300
+#: The 300-round protocol takes seconds per render: fewer runs, no warm-up.
+PROTOCOL_RUNS = 3
+
+GOAL_SHEET_RATIO = 3.0
+GOAL_SHEET_SECONDS = 1.5
+GOAL_RSS_MB = 300.0
+GOAL_SETTLE_MS = 100.0
+
+FLOOR_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Floor</title>
+<style>@page { size: A4; margin: 14mm 12mm 16mm; }
+body { font: 9pt/1.35 "DejaVu Sans", sans-serif; } h1 { font-size: 16pt; }</style></head>
+<body><h1>Settlement: Fredagsknack</h1><p>Anna pays Bo 12,00 kr. Åsa, Örjan and Jürgen signed.</p>
+<p><b>Bold</b> and plain text in the sheets' font, one page, no tables, no images.</p></body></html>"""
+
+
+def same_text(html: str) -> str:
+    """The sheet's words without its tables and QR codes: paragraphs in the floor's style.
+
+    Tells layout cost (tables, SVG) apart from the cost of the amount of text.
+    """
+    body = re.sub(r"<svg.*?</svg>", "", html.split("<body>", 1)[-1], flags=re.S)
+    words = re.sub(r"<[^>]+>", " ", body).split()
+    paragraphs = "".join(f"<p>{' '.join(words[k:k + 40])}</p>" for k in range(0, len(words), 40))
+    return FLOOR_HTML.split("<body>", 1)[0] + f"<body>{paragraphs}</body></html>"
+
+
+def median_time(fn: Callable[[], Any], runs: int, warmup: int = 1) -> tuple[float, Any]:
+    """Median wall-clock seconds of ``fn`` over ``runs`` runs, after ``warmup`` untimed ones."""
+    result = None
+    for _ in range(warmup):
+        result = fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+# --- building the night ----------------------------------------------------------
+
+def build_night() -> tuple[Any, Any]:
+    """The night (16 players, 6 matches, 500 events) through the service layer; returns (night, long match)."""
+    from referee import payments, services
+
+    night = services.create_night("Bench night", "SEK", PLAYERS, place="Klubben", leader="Anna")
+    for k, name in enumerate(PLAYERS):
+        payments.set_payment_details(night, name, swish=f"07012345{k:02d}")
+    events = 0
+
+    def svangknack(players: list[str], rounds: int, stake: str, close: bool) -> Any:
+        nonlocal events
+        match = services.create_match(night, "svangknack", players, players[0], stake)
+        state = services.state_of(match)
+        n = len(players)
+        for k in range(rounds):
+            sv = players[(state.dealer + 1) % n]
+            other = players[(state.dealer + 2 + k % (n - 2)) % n]
+            if k % 3 == 0:
+                payload: dict[str, Any] = {"participants": [sv]}                       # alone, takes the pot
+            elif k % 3 == 1:
+                payload = {"participants": [sv, other], "tricks": {sv: 2, other: 1}}   # both paid
+            else:
+                payload = {"participants": [sv, other], "tricks": {sv: 3, other: 0}}   # other goes bet
+            _rnd, state, _created = services.add_round(match.id, payload)
+            events += 1
+        if close:
+            services.close_match(match.id, "split")
+            events += 1
+        return match
+
+    def kul(players: list[str]) -> None:
+        nonlocal events
+        match = services.create_match(night, "kul", players, players[0], "2.00")
+        for name in players * 2 + players[-1:]:  # everyone to two marks, then the last takes the pot
+            services.add_round(match.id, {"last_trick": name})
+            events += 1
+
+    long_match = svangknack(PLAYERS, LONG_ROUNDS, "3.00", close=False)
+    kul(PLAYERS[:10])        # 21 deals
+    kul(PLAYERS[10:])        # 13 deals
+
+    sw_players = PLAYERS[2:7]
+    sw = services.create_match(night, "schwimmen", sw_players, sw_players[0], "1.00")
+    for k in range(6):
+        services.add_round(sw.id, {"ended_by": "knock", "by": sw_players[k % 5], "losers": [sw_players[(k + 1) % 5]]})
+        events += 1
+
+    kn_players = PLAYERS[8:14]
+    kn = services.create_match(night, "knaker", kn_players, kn_players[0], "1.00", {"payout": "loser_pays"})
+    for k in range(9):
+        order = kn_players[k % 6:] + kn_players[:k % 6]
+        services.add_round(kn.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[2]]},
+                                              {"out": [order[3]]}, {"out": [order[4]]}]})
+        events += 1
+    services.close_match(kn.id)
+    events += 1
+
+    svangknack(PLAYERS[8:], TOTAL_EVENTS - events - 1, "6.00", close=True)
+    return services.get_night(night.id), services.get_match(long_match.id)
+
+
+# --- settle ------------------------------------------------------------------------
+
+def settle_balances(n: int, rng: random.Random) -> dict[str, int]:
+    """``n`` non-zero balances in whole kronor (the realistic, harder case), none the opposite of another."""
+    while True:
+        values = [rng.randint(-30, 30) * 100 for _ in range(n - 1)]
+        values.append(-sum(values))
+        seen = set(values)
+        if 0 not in seen and not any(-v in seen for v in seen):
+            return {f"player{i:02d}": v for i, v in enumerate(values)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
+    args = parser.parse_args()
+    runs = max(1, args.runs)
+
+    from referee import create_app
+    from referee.models import Round, db
+    from referee.reports import protocol_html, render_pdf, settlement_html
+    from referee.settle import settle
+
+    with tempfile.TemporaryDirectory(prefix="referee-bench-pdf-") as tmp:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}",
+                          "SECRET_KEY": "bench", "INSTANCE_PATH": tmp})
+        with app.test_request_context("/"):
+            db.create_all()
+            start = time.perf_counter()
+            night, long_match = build_night()
+            built = time.perf_counter() - start
+            events = db.session.query(Round).count()
+            print(f"PDF benchmark: median of {runs} runs after a warm-up; {os.cpu_count()} CPUs, "
+                  f"load {os.getloadavg()[0]:.2f}")
+            print(f"night: {len(night.player_names)} players, {len(night.matches)} matches, {events} events "
+                  f"(built through services in {built:.1f} s)")
+
+            for _ in range(3):  # fonts found, loaded and cached before anything is timed
+                render_pdf(FLOOR_HTML)
+            floor, floor_pdf = median_time(lambda: render_pdf(FLOOR_HTML), runs)
+            sheet, sheet_pdf = median_time(lambda: render_pdf(settlement_html(night)), runs)
+            html_only, _ = median_time(lambda: settlement_html(night), runs)
+            rss_sheet_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            text_html = same_text(settlement_html(night))
+            text_only, text_pdf = median_time(lambda: render_pdf(text_html), runs)
+            proto_runs = min(runs, PROTOCOL_RUNS)
+            proto, proto_pdf = median_time(lambda: render_pdf(protocol_html(long_match)), proto_runs, warmup=0)
+            proto_html, _ = median_time(lambda: protocol_html(long_match), runs)
+            rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+            tracemalloc.start()
+            render_pdf(settlement_html(night))
+            sheet_traced = tracemalloc.get_traced_memory()[1] / 2**20
+            tracemalloc.stop()
+            db.session.remove()
+            db.engine.dispose()
+
+    rng = random.Random("bench-pdf-settle")
+    nights = [settle_balances(20, rng) for _ in range(runs + 1)]
+    feed = iter(nights)
+    settle_s, plan = median_time(lambda: settle(next(feed)), runs)
+
+    def pages(data: bytes) -> int:
+        from pypdf import PdfReader  # a test dependency; only to print the page count
+
+        return len(PdfReader(io.BytesIO(data)).pages)
+
+    print()
+    print(f"floor (plain one-page document)     {floor * 1000:8.1f} ms  {len(floor_pdf) / 1024:7.1f} KiB")
+    print(f"settlement sheet (HTML + PDF)       {sheet * 1000:8.1f} ms  {len(sheet_pdf) / 1024:7.1f} KiB"
+          f"  {sheet / floor:5.1f}x floor  (HTML alone {html_only * 1000:.1f} ms)  {pages(sheet_pdf)} pages")
+    print(f"protocol, {LONG_ROUNDS}-round Svängknack       {proto * 1000:8.1f} ms  {len(proto_pdf) / 1024:7.1f} KiB"
+          f"  {proto / floor:5.1f}x floor  (HTML alone {proto_html * 1000:.1f} ms)  {pages(proto_pdf)} pages"
+          f"  [median of {proto_runs}, no warm-up]")
+    print(f"reference: the sheet's text as plain paragraphs {text_only * 1000:6.1f} ms  {pages(text_pdf)} pages  "
+          f"{text_only / floor:5.1f}x floor")
+    print(f"settle, 20 non-zero balances        {settle_s * 1000:8.2f} ms  {len(plan.transfers)} transfers, "
+          f"exact={plan.exact}")
+    print(f"peak memory (ru_maxrss): {rss_sheet_mb:.0f} MB after the floor and sheet runs, {rss_mb:.0f} MB after "
+          f"the {LONG_ROUNDS}-round protocol too; tracemalloc peak of one sheet render (Python objects only) "
+          f"{sheet_traced:.1f} MB")
+    print()
+    print(f"{verdict(sheet < GOAL_SHEET_RATIO * floor)}  sheet under {GOAL_SHEET_RATIO:g}x the floor "
+          f"({sheet / floor:.2f}x)")
+    print(f"{verdict(sheet < GOAL_SHEET_SECONDS)}  sheet under {GOAL_SHEET_SECONDS:g} s ({sheet:.3f} s)")
+    print(f"{verdict(rss_mb < GOAL_RSS_MB)}  peak memory of the whole run under {GOAL_RSS_MB:g} MB ({rss_mb:.0f} MB; "
+          f"{rss_sheet_mb:.0f} MB before the protocol)")
+    print(f"{verdict(settle_s * 1000 < GOAL_SETTLE_MS)}  settle for 20 players under {GOAL_SETTLE_MS:g} ms "
+          f"({settle_s * 1000:.2f} ms)")
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)

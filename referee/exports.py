@@ -1,0 +1,592 @@
+"""Exporting a night (JSON, CSV) and importing a JSON export into a new group.
+
+Part of the service layer (like ``services.py``: the only code that writes).
+
+Why a JSON export at all: the events are the truth, so a night *is* its
+players, its matches' options and their logs, and its payment rows. An export
+holds exactly those facts, not the derived states, and an import rebuilds the
+states by replaying every log through the engine. That makes an export a
+backup that cannot smuggle in a balance the rules would not give: a log that
+no longer replays (a tampered round, an engine that now rejects it) is
+refused as a whole, and nothing is stored.
+
+Money is an ``int`` of minor units (``stake_minor``, ``amount_minor``, ...)
+next to the currency and its minor-unit digits; the decimal string of the API
+(``stake``, ``amount``) is written beside it for a human reader and, when
+present on import, must agree with the int.
+
+The CSV export is for spreadsheets only (it is not read back): one row per
+logged event, per player result of a match, per payment row and per transfer
+still to pay.
+
+What an import does *not* recreate:
+
+- Tokens: the imported night gets fresh edit and view tokens (an export is
+  shared more widely than an edit link should be), and a new group.
+- Links to other nights. A match that started with a pot carried from an
+  earlier night keeps its ``carried_in`` amount (the replay needs it), but
+  not the reference to the earlier match. Opening balances and carried-out
+  debts (``opening`` / ``carry_out`` payment rows) are imported as the rows
+  they are, each with a *new* carry id: the other half lives in another
+  night, and keeping the old id would tie the imported row to the original
+  night's half (voiding one voids every row with that id) when a night is
+  imported into the database it came from.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from datetime import date as Date
+from typing import Any
+
+from sqlalchemy import select
+
+from referee import games, payment_codes, payments, services
+from referee.engine import BadInput, RuleViolation
+from referee.engine.money import MAX_MINOR, Money
+from referee.engine.records import dump, parse_options
+from referee.models import Group, Match, Night, NightPlayer, Payment, Player, Round, Snapshot, db, now
+from referee.services import MAX_TEXT, POT_PARTY, Idem, clean_currency, clean_name, clean_players, night_money
+
+#: Identifies the file; ``version`` changes whenever the shape does (an old
+#: reader then refuses a new file instead of misreading it).
+FORMAT = "referee-night"
+VERSION = 1
+
+EVENT_KINDS = ("round", "close")
+PAYMENT_KINDS = ("payment", "opening", "carry_out")
+CLOSE_HOWS = ("split", "award", "carry")
+
+#: Bounds on what one import may hold: far above any real night, low enough
+#: that a hostile file cannot tie up a worker for long.
+MAX_MATCHES = 500
+MAX_EVENTS = 50_000
+MAX_PAYMENTS = 5_000
+MAX_REASON = 500
+MAX_PAYLOAD_DEPTH = 8
+
+CSV_COLUMNS = ("type", "match", "game", "round", "kind", "player", "from", "to", "amount", "currency",
+               "void", "void_reason", "summary", "created_at")
+
+
+# --- export ------------------------------------------------------------------
+
+def _iso(moment: datetime) -> str:
+    """A stored (naive UTC) time as the API writes it: ISO 8601 with ``Z``."""
+    return moment.isoformat() + "Z"
+
+
+def _payment_rows(night: Night) -> list[Payment]:
+    return list(db.session.scalars(select(Payment).where(Payment.night_id == night.id).order_by(Payment.id)))
+
+
+def export_night(night: Night) -> dict[str, Any]:
+    """Everything needed to rebuild the night elsewhere, as plain JSON data.
+
+    The facts only (logs, options, payment rows), never derived states: the
+    import replays the logs, so what it shows is what the rules give.
+    Tokens are left out on purpose: whoever holds the file should not get
+    edit rights to the original night.
+    """
+    money = night_money(night)
+    matches = []
+    for match in night.matches:
+        matches.append({
+            "game": match.game,
+            "seats": list(match.seats),
+            "first_dealer": match.first_dealer,
+            "stake_minor": match.stake,
+            "stake": money.format(match.stake),
+            "options": dict(match.options),
+            "carried_in_minor": match.carried_in,
+            "carried_in": money.format(match.carried_in),
+            "status": match.status,
+            "created_at": _iso(match.created_at),
+            "rounds": [{
+                "seq": rnd.seq,
+                "kind": rnd.kind,
+                "payload": rnd.payload,
+                "void": rnd.void,
+                "void_reason": rnd.void_reason,
+                "created_at": _iso(rnd.created_at),
+            } for rnd in match.rounds],
+        })
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _iso(now()),
+        "currency": night.currency,
+        "minor_digits": money.digits,
+        "night": {
+            "name": night.name,
+            "date": night.date.isoformat() if night.date else None,
+            "place": night.place,
+            "leader": night.leader,
+            "currency": night.currency,
+            "group": night.group.name,
+            "created_at": _iso(night.created_at),
+        },
+        "players": [{
+            "name": seat.player.name,
+            "swish": seat.player.swish,
+            "iban": seat.player.iban,
+            "account_holder": seat.player.account_holder,
+        } for seat in night.seats],
+        "matches": matches,
+        "payments": [{
+            "kind": row.kind,
+            "payer": row.payer,
+            "payee": row.payee,
+            "amount_minor": row.amount,
+            "amount": money.format(row.amount),
+            "carry_id": row.carry_id,
+            "void": row.void,
+            "void_reason": row.void_reason,
+            "created_at": _iso(row.created_at),
+        } for row in _payment_rows(night)],
+    }
+
+
+def _safe_cell(text: str) -> str:
+    """Text a spreadsheet will show as text, never run as a formula.
+
+    A player named ``=HYPERLINK(...)`` would otherwise become a live formula
+    in the leader's spreadsheet (CSV injection); such cells get a leading
+    apostrophe. Only free-text columns pass through here, never amounts.
+    """
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def export_csv(night: Night) -> str:
+    """The night as CSV for a spreadsheet (UTF-8 text; see :data:`CSV_COLUMNS`).
+
+    Row types: ``round`` (one per logged event, its payload as compact JSON
+    in ``summary``), ``result`` (each player's result per match, and the
+    money still in its pot as the pot party, so a match's rows sum to zero),
+    ``payment`` (every payment row: payments, opening balances, carried-out
+    debts, void ones included and marked) and ``transfer`` (the plan for what
+    is still open). Amounts are decimal strings in the night's currency
+    (``"12.50"``), signed for results and carries.
+    """
+    money = night_money(night)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    cur = night.currency
+
+    def row(**values: Any) -> None:
+        writer.writerow({key: values.get(key, "") for key in CSV_COLUMNS})
+
+    for match in night.matches:
+        for rnd in match.rounds:
+            row(type="round", match=match.id, game=match.game, round=rnd.seq, kind=rnd.kind,
+                void=_flag(rnd.void), void_reason=_safe_cell(rnd.void_reason),
+                summary=json.dumps(rnd.payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True),
+                created_at=_iso(rnd.created_at))
+    settlement = payments.settlement(night)
+    for match, amounts in settlement.per_match:
+        for name, amount in amounts.items():
+            row(type="result", match=match.id, game=match.game, player=_safe_cell(name),
+                amount=money.format(amount), currency=cur)
+        state = services.state_of(match)
+        held = state.pot - getattr(state, "carried_in", 0)
+        if held:
+            row(type="result", match=match.id, game=match.game, player=POT_PARTY,
+                amount=money.format(held), currency=cur)
+    for pay in _payment_rows(night):
+        row(type="payment", kind=pay.kind, **{"from": _safe_cell(pay.payer), "to": _safe_cell(pay.payee)},
+            amount=money.format(pay.amount), currency=cur, void=_flag(pay.void),
+            void_reason=_safe_cell(pay.void_reason), created_at=_iso(pay.created_at))
+    for transfer in settlement.plan.transfers:
+        row(type="transfer", **{"from": _safe_cell(transfer.payer), "to": _safe_cell(transfer.payee)},
+            amount=money.format(transfer.amount), currency=cur)
+    return out.getvalue()
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+# --- import: shape -------------------------------------------------------------
+
+@dataclass
+class _EventIn:
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    void: bool
+    void_reason: str
+    created_at: datetime
+
+
+@dataclass
+class _MatchIn:
+    game: str
+    seats: list[str]
+    first_dealer: str
+    stake: int
+    options: dict[str, Any]
+    carried_in: int
+    status: str | None
+    created_at: datetime
+    events: list[_EventIn] = field(default_factory=list)
+
+
+@dataclass
+class _PaymentIn:
+    kind: str
+    payer: str
+    payee: str
+    amount: int
+    carry_id: str | None
+    void: bool
+    void_reason: str
+    created_at: datetime
+
+
+def _object(data: object, where: str, allowed: Sequence[str], required: Sequence[str] = ()) -> Mapping[str, Any]:
+    """A JSON object with only known keys; a missing or unknown key is named with its full path."""
+    if not isinstance(data, Mapping):
+        raise BadInput(where, f"{where} must be a JSON object.")
+    prefix = f"{where}." if where else ""
+    for key in data:
+        if key not in allowed:
+            raise BadInput(f"{prefix}{str(key)[:60]}", f"Unknown field {str(key)[:40]!r} in {where or 'the export'}.")
+    for key in required:
+        if key not in data:
+            raise BadInput(f"{prefix}{key}", f"{prefix}{key} is required.")
+    return data
+
+
+def _int(value: object, where: str, *, low: int = -MAX_MINOR, high: int = MAX_MINOR) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput(where, f"{where} must be a whole number.")
+    if not low <= value <= high:
+        raise BadInput(where, f"{where} must be from {low} to {high}.")
+    return value
+
+
+def _bool(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadInput(where, f"{where} must be true or false.")
+    return value
+
+
+def _text(value: object, where: str, max_len: int) -> str:
+    if not isinstance(value, str):
+        raise BadInput(where, f"{where} must be text.")
+    if len(value) > max_len:
+        raise BadInput(where, f"{where} is longer than {max_len} characters.")
+    return value
+
+
+def _list(value: object, where: str, max_len: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise BadInput(where, f"{where} must be a list.")
+    if len(value) > max_len:
+        raise BadInput(where, f"{where} has more than {max_len} entries.")
+    return value
+
+
+def _moment(value: object, where: str) -> datetime:
+    """An ISO 8601 time (``Z`` or an offset: converted to UTC) as stored: naive UTC."""
+    text = _text(value, where, 40)
+    try:
+        moment = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    except ValueError:
+        raise BadInput(where, f"{where} must be an ISO 8601 time like 2024-05-17T19:30:00Z.") from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+def _money(obj: Mapping[str, Any], key: str, where: str, money: Money, *, default: int | None = None) -> int:
+    """``<key>_minor`` (the truth), checked against the decimal ``<key>`` when both are given."""
+    minor_key = f"{key}_minor"
+    if minor_key not in obj:
+        if default is None:
+            raise BadInput(f"{where}.{minor_key}", f"{where}.{minor_key} is missing.")
+        minor = default
+    else:
+        minor = _int(obj[minor_key], f"{where}.{minor_key}")
+    if obj.get(key) is not None and money.parse(obj[key], f"{where}.{key}") != minor:
+        raise BadInput(f"{where}.{key}", f"{where}.{key} ({str(obj[key])[:20]}) disagrees with "
+                                         f"{where}.{minor_key} ({minor}).")
+    return minor
+
+
+def _plain_json(value: object, where: str, depth: int = 0) -> None:
+    """Only what JSON can hold (a payload is stored as JSON and replayed)."""
+    if depth > MAX_PAYLOAD_DEPTH:
+        raise BadInput(where, f"{where} is nested too deeply.")
+    if value is None or isinstance(value, (bool, str, int)):
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise BadInput(where, f"{where} holds a number JSON cannot hold.")
+        return
+    if isinstance(value, list):
+        for item in value:
+            _plain_json(item, where, depth + 1)
+        return
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise BadInput(where, f"{where} has a key that is not text.")
+            _plain_json(item, where, depth + 1)
+        return
+    raise BadInput(where, f"{where} holds a {type(value).__name__}, which JSON cannot hold.")
+
+
+def _players(raw: object) -> list[dict[str, str]]:
+    entries = _list(raw, "players", services.MAX_PLAYERS_PER_NIGHT)
+    objs = [_object(e, f"players[{k}]", ("name", "swish", "iban", "account_holder"), ("name",))
+            for k, e in enumerate(entries)]
+    names = clean_players([o["name"] for o in objs])
+    out = []
+    for k, (name, obj) in enumerate(zip(names, objs, strict=True)):
+        where = f"players[{k}]"
+        swish = _text(obj.get("swish") or "", f"{where}.swish", 40)
+        iban = _text(obj.get("iban") or "", f"{where}.iban", 60)
+        holder = _text(obj.get("account_holder") or "", f"{where}.account_holder", 100)
+        # The same checks as payments.set_payment_details: an import is an entry too.
+        try:
+            swish = payment_codes.normalize_swish(swish) if swish else ""
+            iban = payment_codes.normalize_iban(iban) if iban else ""
+            holder = payment_codes.clean_holder(holder) if holder else ""
+        except ValueError as exc:
+            raise BadInput(where, f"{where}: {exc}") from None
+        if iban and not holder:
+            raise BadInput(f"{where}.account_holder", "An IBAN needs the account holder's name.")
+        out.append({"name": name, "swish": swish, "iban": iban, "account_holder": holder})
+    return out
+
+
+def _events(raw: object, where: str, budget: int) -> list[_EventIn]:
+    entries = _list(raw, where, budget)
+    out: list[_EventIn] = []
+    last = 0
+    for k, entry in enumerate(entries):
+        at = f"{where}[{k}]"
+        obj = _object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at"),
+                            ("seq", "payload"))
+        seq = _int(obj["seq"], f"{at}.seq", low=1, high=10**9)
+        if seq <= last:
+            raise BadInput(f"{at}.seq", f"{at}.seq must be greater than the round before it ({last}).")
+        last = seq
+        kind = obj.get("kind", "round")
+        if kind not in EVENT_KINDS:
+            raise BadInput(f"{at}.kind", f"{at}.kind must be one of: {', '.join(EVENT_KINDS)}.")
+        payload = obj["payload"]
+        if not isinstance(payload, Mapping):
+            raise BadInput(f"{at}.payload", f"{at}.payload must be a JSON object.")
+        _plain_json(payload, f"{at}.payload")
+        if kind == "close":
+            close = _object(payload, f"{at}.payload", ("pot", "to"), ("pot",))
+            if close["pot"] not in CLOSE_HOWS:
+                raise BadInput(f"{at}.payload.pot", f"{at}.payload.pot must be one of: {', '.join(CLOSE_HOWS)}.")
+            if close.get("to") is not None:
+                _text(close["to"], f"{at}.payload.to", services.MAX_NAME)
+        void = _bool(obj.get("void", False), f"{at}.void")
+        reason = _text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
+        created = _moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
+        out.append(_EventIn(seq, str(kind), dict(payload), void, reason, created))
+    return out
+
+
+def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
+    entries = _list(raw, "matches", MAX_MATCHES)
+    known = set(names)
+    out: list[_MatchIn] = []
+    budget = MAX_EVENTS
+    allowed = ("game", "seats", "first_dealer", "stake_minor", "stake", "options", "carried_in_minor",
+               "carried_in", "status", "created_at", "rounds")
+    for k, entry in enumerate(entries):
+        at = f"matches[{k}]"
+        obj = _object(entry, at, allowed, ("game", "seats", "first_dealer", "stake_minor", "rounds"))
+        game = obj["game"]
+        if not isinstance(game, str) or game not in games.GAMES:
+            raise BadInput(f"{at}.game", f"{at}.game must be one of: {', '.join(games.GAMES)}.")
+        seats = clean_players(obj["seats"], f"{at}.seats")
+        if not seats:
+            raise BadInput(f"{at}.seats", f"{at} needs players.")
+        for name in seats:
+            if name not in known:
+                raise BadInput(f"{at}.seats", f"{name!r} in {at}.seats is not a player of the night.")
+        dealer = obj["first_dealer"]
+        if dealer not in seats:
+            raise BadInput(f"{at}.first_dealer", f"{at}.first_dealer must be one of the match's players.")
+        stake = _money(obj, "stake", at, money)
+        if stake < 0:
+            raise BadInput(f"{at}.stake_minor", "A stake cannot be negative.")
+        carried_in = _money(obj, "carried_in", at, money, default=0)
+        if carried_in and game not in games.CARRY_GAMES:
+            raise BadInput(f"{at}.carried_in_minor", f"{games.TITLES[game]} has no carried pot.")
+        try:
+            options = dump(parse_options(games.game(game).Options, obj.get("options")))
+        except BadInput as exc:
+            raise BadInput(f"{at}.{exc.field}", exc.message) from None
+        status = obj.get("status")
+        if status is not None and status not in ("open", "closed"):
+            raise BadInput(f"{at}.status", f"{at}.status must be open or closed.")
+        created = _moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
+        events = _events(obj["rounds"], f"{at}.rounds", budget)
+        budget -= len(events)
+        out.append(_MatchIn(game, seats, str(dealer), stake, options, carried_in, status, created, events))
+    return out
+
+
+def _payments(raw: object, names: list[str]) -> list[_PaymentIn]:
+    entries = _list(raw, "payments", MAX_PAYMENTS)
+    parties = set(names) | {POT_PARTY}
+    out = []
+    allowed = ("kind", "payer", "payee", "amount_minor", "amount", "carry_id", "void", "void_reason", "created_at")
+    for k, entry in enumerate(entries):
+        at = f"payments[{k}]"
+        obj = _object(entry, at, allowed, ("kind", "payer", "amount_minor"))
+        kind = obj["kind"]
+        if kind not in PAYMENT_KINDS:
+            raise BadInput(f"{at}.kind", f"{at}.kind must be one of: {', '.join(PAYMENT_KINDS)}.")
+        payer = _text(obj["payer"], f"{at}.payer", services.MAX_NAME)
+        payee = _text(obj.get("payee") or "", f"{at}.payee", services.MAX_NAME)
+        if payer not in parties:
+            raise BadInput(f"{at}.payer", f"{payer!r} in {at}.payer is not a player of the night.")
+        amount = _int(obj["amount_minor"], f"{at}.amount_minor")
+        carry_id = obj.get("carry_id")
+        if kind == "payment":
+            if payee not in parties or payee == payer:
+                raise BadInput(f"{at}.payee", f"{at}.payee must be another player of the night.")
+            if amount <= 0:
+                raise BadInput(f"{at}.amount_minor", "A payment must be more than zero.")
+            if carry_id is not None:
+                raise BadInput(f"{at}.carry_id", "A payment has no carry id.")
+        else:
+            if payee:
+                raise BadInput(f"{at}.payee", f"An {kind} row has no payee.")
+            if amount == 0:
+                raise BadInput(f"{at}.amount_minor", f"An {kind} row cannot be zero.")
+            carry_id = _text(carry_id, f"{at}.carry_id", 40)
+        void = _bool(obj.get("void", False), f"{at}.void")
+        reason = _text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
+        created = _moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
+        out.append(_PaymentIn(str(kind), payer, payee, amount, carry_id, void, reason, created))
+    return out
+
+
+def _date(value: object) -> Date | None:
+    if value in (None, ""):
+        return None
+    try:
+        return Date.fromisoformat(_text(value, "night.date", 10))
+    except ValueError:
+        raise BadInput("night.date", "night.date must be written as YYYY-MM-DD.") from None
+
+
+# --- import: rebuild -----------------------------------------------------------
+
+def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
+    """The match's state from its log; the first bad event refuses the whole import."""
+    where = f"matches[{number - 1}]"
+    try:
+        state = services.initial_state(match)
+    except RuleViolation as exc:
+        raise RuleViolation(exc.rule, f"Match {number} ({games.TITLES[match.game]}) cannot start: "
+                                      f"{exc.message}") from None
+    except BadInput as exc:
+        raise BadInput(f"{where}.{exc.field}", exc.message) from None
+    for k, (rnd, event) in enumerate(zip(match.rounds, events, strict=True)):
+        if rnd.void:
+            continue
+        try:
+            if rnd.kind == "close" and rnd.payload.get("pot") == "award" and rnd.payload.get("to") not in match.seats:
+                raise BadInput("to", f"{str(rnd.payload.get('to'))[:40]!r} is not a player of this match.")
+            state = services.apply_event(match, state, rnd.kind, rnd.payload)
+        except RuleViolation as exc:
+            raise RuleViolation(exc.rule, f"Match {number} ({games.TITLES[match.game]}), round {event.seq}: "
+                                          f"{exc.message}") from None
+        except BadInput as exc:
+            raise BadInput(f"{where}.rounds[{k}].payload.{exc.field}",
+                           f"Match {number}, round {event.seq}: {exc.message}") from None
+    return state
+
+
+def import_night(data: object, *, idem: Idem | None = None) -> Night:
+    """A night from :func:`export_night`'s data, in a new group with new tokens.
+
+    Checks the whole shape first (:class:`BadInput` naming the field), then
+    builds the night in memory and replays every match through the engine
+    before anything is written: a round that breaks a rule raises its
+    :class:`RuleViolation` (with the match and round in the message) and
+    nothing is stored. The write is then one transaction. Snapshots come
+    from the replay, never from the file.
+    """
+    if not isinstance(data, Mapping):
+        raise BadInput("export", "The export must be a JSON object.")
+    top = _object(data, "", ("format", "version", "exported_at", "currency", "minor_digits", "night",
+                                         "players", "matches", "payments"), ("version", "night", "players"))
+    if top.get("format", FORMAT) != FORMAT:
+        raise BadInput("format", f"This is not a night export (format must be {FORMAT!r}).")
+    if isinstance(top["version"], bool) or top["version"] != VERSION:
+        raise BadInput("version", f"This app reads export version {VERSION}; the file has version "
+                                  f"{str(top['version'])[:10]}.")
+    info = _object(top["night"], "night", ("name", "date", "place", "leader", "currency", "group",
+                                                 "created_at"), ("name", "currency"))
+    name = clean_name(info["name"], "night.name", MAX_TEXT)
+    currency = clean_currency(info["currency"])
+    if top.get("currency") is not None and top["currency"] != currency:
+        raise BadInput("currency", "currency disagrees with night.currency.")
+    money = services.currency_money(currency)
+    if top.get("minor_digits") is not None and top["minor_digits"] != money.digits:
+        raise BadInput("minor_digits", f"{currency} has {money.digits} minor-unit digits, "
+                                       f"not {str(top['minor_digits'])[:10]}.")
+    place = "" if info.get("place") in (None, "") else clean_name(info["place"], "night.place", MAX_TEXT)
+    leader = "" if info.get("leader") in (None, "") else clean_name(info["leader"], "night.leader")
+    group_name = clean_name(info["group"], "night.group", MAX_TEXT) if info.get("group") else name
+    created = _moment(info["created_at"], "night.created_at") if info.get("created_at") else now()
+    players = _players(top["players"])
+    names = [p["name"] for p in players]
+    matches_in = _matches(top.get("matches", []), names, money)
+    payments_in = _payments(top.get("payments", []), names)
+
+    group = Group(name=group_name)
+    night = Night(group=group, name=name, date=_date(info.get("date")), place=place, leader=leader,
+                  currency=currency, created_at=created)
+    for pos, details in enumerate(players):
+        night.seats.append(NightPlayer(player=Player(group=group, **details), position=pos))
+    for number, m_in in enumerate(matches_in, start=1):
+        match = Match(night=night, game=m_in.game, seats=m_in.seats, first_dealer=m_in.first_dealer,
+                      stake=m_in.stake, options=m_in.options, carried_in=m_in.carried_in,
+                      carried_from_id=None, created_at=m_in.created_at)
+        for ev in m_in.events:
+            match.rounds.append(Round(seq=ev.seq, kind=ev.kind, payload=ev.payload, void=ev.void,
+                                      void_reason=ev.void_reason, created_at=ev.created_at))
+        state = _replayed(match, number, m_in.events)
+        match.status = "closed" if state.finished else "open"
+        if m_in.status is not None and m_in.status != match.status:
+            raise BadInput(f"matches[{number - 1}].status",
+                           f"Match {number} is {m_in.status} in the file but its log leaves it {match.status}.")
+        voids = sum(1 for ev in m_in.events if ev.void)
+        match.snapshot = Snapshot(version=len(m_in.events) + voids,
+                                  next_seq=(m_in.events[-1].seq if m_in.events else 0) + 1, state=dump(state))
+    new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
+
+    with services.writing():
+        db.session.add(group)
+        db.session.flush()
+        for p in payments_in:
+            db.session.add(Payment(night_id=night.id, kind=p.kind, payer=p.payer, payee=p.payee, amount=p.amount,
+                                   carry_id=new_carry.get(p.carry_id) if p.carry_id else None, void=p.void,
+                                   void_reason=p.void_reason, created_at=p.created_at))
+        db.session.flush()
+        services.store_reply(idem, night)
+    return night
+
+
+__all__ = ["CSV_COLUMNS", "FORMAT", "VERSION", "export_csv", "export_night", "import_night"]

@@ -1,0 +1,277 @@
+"""Settling a night: what is still open, payments, carried debts, payment details.
+
+Part of the service layer (like ``services.py``, the only code that writes).
+A night's *result* is the sum of its matches; what is still *open* is that
+result plus opening balances carried in from an earlier night, minus what
+was carried out to a later one, corrected by the payments made. Payments and
+carries are events: recorded, voidable, never edited. The plan of transfers
+is always computed for what is open, so a partial payment leaves exactly the
+rest open and the plan stays the smallest possible.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from referee import payment_codes, services
+from referee.engine import BadInput
+from referee.models import Match, Night, Payment, Player, db
+from referee.services import POT_PARTY, Idem, clean_name, night_money, writing
+from referee.settle import Plan, settle, via_leader
+
+
+@dataclass
+class NightSettlement:
+    """Everything the settlement page, sheet and API show, in minor units."""
+
+    night: Night
+    parties: list[str]                      # players in night order, then the pot if any
+    per_match: list[tuple[Match, dict[str, int]]]
+    result: dict[str, int]                  # sum over the matches (+ money in pots as a party)
+    opening: dict[str, int]                 # carried in from earlier nights
+    carried_out: dict[str, int]             # carried away to a later night
+    paid: dict[str, int]                    # effect of payments: payer +, payee -
+    open: dict[str, int]                    # what each party still receives (+) or pays (-)
+    plan: Plan
+    payments: list[Payment] = field(default_factory=list)
+    carries_out: list[Payment] = field(default_factory=list)
+    open_matches: int = 0
+
+    @property
+    def settled(self) -> bool:
+        """Nothing left to pay and no match still running."""
+        return not self.plan.transfers and self.open_matches == 0 and bool(self.per_match)
+
+
+def _zero(parties: list[str]) -> dict[str, int]:
+    return dict.fromkeys(parties, 0)
+
+
+def settlement(night: Night) -> NightSettlement:
+    """The night's settlement as it stands now."""
+    players = night.player_names
+    per_match: list[tuple[Match, dict[str, int]]] = []
+    result = _zero(players)
+    pots = 0
+    open_matches = 0
+    for match in night.matches:
+        state = services.state_of(match)
+        amounts = dict(zip(state.players, state.balances, strict=True))
+        per_match.append((match, amounts))
+        for name, amount in amounts.items():
+            result[name] = result.get(name, 0) + amount
+        pots += state.pot - getattr(state, "carried_in", 0)
+        open_matches += 0 if state.finished else 1
+    rows = list(db.session.scalars(select(Payment).where(Payment.night_id == night.id).order_by(Payment.id)))
+    parties = list(players)
+    names = set(players)
+    for row in rows:
+        for name in (row.payer, row.payee):
+            if name and name not in names:
+                names.add(name)
+                parties.append(name)
+    if pots and POT_PARTY not in names:
+        parties.append(POT_PARTY)
+    if pots:
+        result[POT_PARTY] = pots
+    opening, carried_out, paid = _zero(parties), _zero(parties), _zero(parties)
+    for row in rows:
+        if row.void:
+            continue
+        if row.kind == "payment":
+            paid[row.payer] += row.amount
+            paid[row.payee] -= row.amount
+        elif row.kind == "opening":
+            opening[row.payer] += row.amount
+        elif row.kind == "carry_out":
+            carried_out[row.payer] += row.amount
+    open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
+    return NightSettlement(
+        night=night, parties=parties, per_match=per_match, result={p: result.get(p, 0) for p in parties},
+        opening=opening, carried_out=carried_out, paid=paid, open=open_, plan=settle(open_),
+        payments=[r for r in rows if r.kind in ("payment", "opening")],
+        carries_out=[r for r in rows if r.kind == "carry_out"], open_matches=open_matches)
+
+
+@dataclass(frozen=True)
+class Why:
+    """The facts one transfer is explained by ("Anna lost 12,00 kr over two matches")."""
+
+    payer: str
+    payee: str
+    amount: int
+    payer_open: int
+    payee_open: int
+    payer_matches: int
+    payee_matches: int
+
+
+def explain(s: NightSettlement, plan: Plan) -> list[Why]:
+    """Each transfer with what its payer owes and its payee is owed, and over how many matches."""
+    def matches(name: str) -> int:
+        return sum(1 for _m, amounts in s.per_match if amounts.get(name))
+
+    return [Why(t.payer, t.payee, t.amount, s.open.get(t.payer, 0), s.open.get(t.payee, 0),
+                matches(t.payer), matches(t.payee)) for t in plan.transfers]
+
+
+def leader_plan(s: NightSettlement) -> Plan:
+    """Everything through the leader: each party pays or is paid by the leader only."""
+    leader = s.night.leader or (s.night.player_names[0] if s.night.player_names else "")
+    return via_leader(s.open, leader)
+
+
+# --- payments ----------------------------------------------------------------
+
+def record_payment(night: Night, payer: object, payee: object, amount: object, *,
+                   idem_key: str | None = None, idem: Idem | None = None) -> Payment:
+    """Payer paid payee; fully or partly. Refused when it pays more than is open."""
+    if idem_key is not None and (done := _by_key(night, idem_key)) is not None:
+        return done  # a double tap: the first payment stands, nothing more is paid
+    money = night_money(night)
+    minor = money.parse(amount, "amount")
+    current = settlement(night)
+    if not isinstance(payer, str) or payer not in current.parties:
+        raise BadInput("from", "from must be a player of this night.")
+    if not isinstance(payee, str) or payee not in current.parties:
+        raise BadInput("to", "to must be a player of this night.")
+    if payer == payee:
+        raise BadInput("to", "A player cannot pay themselves.")
+    if minor <= 0:
+        raise BadInput("amount", "amount must be more than zero.")
+    owes, due = -current.open[payer], current.open[payee]
+    if minor > owes or minor > due:
+        # Not a rule of the game: a slip of the thumb, answered like any bad input.
+        raise BadInput("amount", f"{payer} owes {money.format(max(owes, 0))} and {payee} is owed "
+                                 f"{money.format(max(due, 0))}; a payment of {money.format(minor)} would "
+                                 f"pay more than is open.")
+    try:
+        with writing():
+            row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
+                          idempotency_key=idem_key)
+            db.session.add(row)
+            db.session.flush()
+            if idem is not None:
+                services.store_reply(idem, row)
+    except IntegrityError:
+        db.session.rollback()
+        found = _by_key(night, idem_key) if idem_key is not None else None
+        if found is None:
+            raise
+        return found
+    return row
+
+
+def _by_key(night: Night, key: str) -> Payment | None:
+    return db.session.scalar(select(Payment).where(Payment.night_id == night.id, Payment.idempotency_key == key))
+
+
+def void_payment(night: Night, payment_id: object, reason: object) -> Payment:
+    """Void a payment, or both halves of a carried debt; nothing is deleted."""
+    if isinstance(payment_id, bool) or not isinstance(payment_id, int):
+        raise BadInput("payment", "payment must be a number.")
+    why = "" if reason in (None, "") else clean_name(reason, "reason", 500)
+    with writing():
+        row = db.session.get(Payment, payment_id)
+        if row is None or row.night_id != night.id:
+            raise services.NotFound(f"Night {night.id} has no payment {payment_id}.")
+        if row.void:
+            raise BadInput("payment", f"Payment {payment_id} is already void.")
+        rows = [row]
+        if row.carry_id:
+            rows = list(db.session.scalars(select(Payment).where(Payment.carry_id == row.carry_id)))
+        for r in rows:
+            r.void = True
+            r.void_reason = why
+    return row
+
+
+def later_nights(night: Night) -> list[Night]:
+    """Nights of the same group created after this one: where debts can go."""
+    return list(db.session.scalars(select(Night).where(Night.group_id == night.group_id, Night.id > night.id)
+                                   .order_by(Night.id)))
+
+
+def carry_debts(night: Night, to_night_id: object) -> str:
+    """Carry everything still open to a later night of the group (opening balances there).
+
+    Returns the carry's id; both halves are voided together.
+    """
+    if isinstance(to_night_id, bool) or not isinstance(to_night_id, int):
+        raise BadInput("to_night", "to_night must be the number of a later night of this group.")
+    target = db.session.get(Night, to_night_id)
+    if target is None or target.group_id != night.group_id or target.id <= night.id:
+        raise BadInput("to_night", "Debts can only be carried to a later night of the same group.")
+    current = settlement(night)
+    if current.open_matches:
+        raise BadInput("to_night", "Close the night's matches before carrying its debts.")
+    amounts = {p: a for p, a in current.open.items() if a}
+    if not amounts:
+        raise BadInput("to_night", "Nothing is open on this night; there is nothing to carry.")
+    carry_id = uuid.uuid4().hex
+    with writing():
+        for party, amount in amounts.items():
+            db.session.add(Payment(night_id=night.id, kind="carry_out", payer=party, amount=amount,
+                                   carry_id=carry_id))
+            db.session.add(Payment(night_id=target.id, kind="opening", payer=party, amount=amount,
+                                   carry_id=carry_id))
+        for party in amounts:
+            if party != POT_PARTY and party not in target.player_names:
+                services.seat_player(target, party)
+    return carry_id
+
+
+# --- payment details ---------------------------------------------------------
+
+def set_payment_details(night: Night, name: object, swish: object = "", iban: object = "",
+                        holder: object = "") -> Player:
+    """A player's Swish number and/or IBAN with the account holder (validated)."""
+    player = next((seat.player for seat in night.seats if seat.player.name == name), None)
+    if player is None:
+        raise BadInput("player", "player must be a player of this night.")
+    values: dict[str, Any] = {}
+    try:
+        values["swish"] = payment_codes.normalize_swish(str(swish)) if swish else ""
+    except ValueError as exc:
+        raise BadInput("swish", str(exc)) from None
+    try:
+        values["iban"] = payment_codes.normalize_iban(str(iban)) if iban else ""
+    except ValueError as exc:
+        raise BadInput("iban", str(exc)) from None
+    try:
+        values["account_holder"] = payment_codes.clean_holder(str(holder)) if holder else ""
+    except ValueError as exc:
+        raise BadInput("holder", str(exc)) from None
+    if values["iban"] and not values["account_holder"]:
+        raise BadInput("holder", "An IBAN needs the account holder's name.")
+    with writing():
+        player = db.session.get(Player, player.id) or player
+        for key, value in values.items():
+            setattr(player, key, value)
+    return player
+
+
+def player_details(night: Night) -> dict[str, Player]:
+    return {seat.player.name: seat.player for seat in night.seats}
+
+
+def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, str] | None:
+    """The payment QR code of one transfer: ``(kind, payload)`` or None.
+
+    SEK to a payee with a Swish number: Swish's prefilled "C" string; EUR to
+    a payee with an IBAN: the EPC "GiroCode". Other currencies have no
+    payment QR.
+    """
+    if payee is None or amount <= 0:
+        return None
+    message = f"{night.name} {night.date or night.created_at.date()}"
+    if night.currency == "SEK" and payee.swish:
+        return "swish", payment_codes.swish_payload(payee.swish, amount, message)
+    if night.currency == "EUR" and payee.iban:
+        return "epc", payment_codes.epc_payload(payee.account_holder or payee.name, payee.iban, amount, message)
+    return None

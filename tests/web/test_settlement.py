@@ -1,0 +1,168 @@
+"""Settling a night: payments, partial payments, voids, carried debts, details, the sheet."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.pdf_helpers import first_page_png, pdf_text
+from tests.web.helpers import Api, dec
+
+
+def kul_night(client: Any, currency: str = "SEK", players: list[str] | None = None, **extra: Any) -> tuple[Api, int]:
+    """A night where Cia wins a Kul of four at 2.00 a head: everyone else owes Cia 2.00."""
+    api = Api(client)
+    names = players or ["Anna", "Bo", "Cia", "Dan"]
+    api.new_night(names, currency=currency, **extra)
+    m = api.new_match("kul", names, stake="2.00")
+    for _ in range(3):
+        api.round(m["id"], {"last_trick": "Cia"})
+    return api, m["id"]
+
+
+def settlement(api: Api, plan: str = "") -> dict[str, Any]:
+    status, body = api.call("GET", f"/api/nights/{api.night['id']}/settlement" + (f"?plan={plan}" if plan else ""))
+    assert status == 200, body
+    return body
+
+
+def pay(api: Api, payer: str, payee: str, amount: str, **kw: Any) -> tuple[int, Any]:
+    return api.call("POST", f"/api/nights/{api.night['id']}/payments",
+                    {"from": payer, "to": payee, "amount": amount}, **kw)
+
+
+def test_partial_payment_leaves_the_rest_open_and_full_payments_settle(client: Any) -> None:
+    api, _ = kul_night(client)
+    body = settlement(api)
+    assert len(body["transfers"]) == 3 and body["settled"] is False
+    status, body = pay(api, "Anna", "Cia", "0.50")
+    assert status == 201, body
+    after = body["settlement"]
+    assert after["balances"]["Anna"] == "-1.50" and after["balances"]["Cia"] == "5.50"
+    assert {(t["from"], t["amount"]) for t in after["transfers"]} == {("Anna", "1.50"), ("Bo", "2.00"),
+                                                                      ("Dan", "2.00")}
+    assert after["result"]["Anna"] == "-2.00"  # the night's result is unchanged
+    for payer, amount in (("Anna", "1.50"), ("Bo", "2.00"), ("Dan", "2.00")):
+        assert pay(api, payer, "Cia", amount)[0] == 201
+    final = settlement(api)
+    assert final["transfers"] == [] and final["settled"] is True
+    assert all(v == "0.00" for v in final["balances"].values())
+
+
+@pytest.mark.parametrize("payer, payee, amount, status, key", [
+    ("Anna", "Cia", "2.01", 400, "field"),    # more than is open
+    ("Cia", "Anna", "1.00", 400, "field"),    # Cia owes nothing
+    ("Anna", "Anna", "1.00", 400, "field"),
+    ("Anna", "Zed", "1.00", 400, "field"),
+    ("Anna", "Cia", "-1.00", 400, "field"),
+    ("Anna", "Cia", "0", 400, "field"),
+    ("Anna", "Cia", 1.5, 400, "field"),
+])
+def test_bad_payments_are_refused_and_change_nothing(client: Any, payer: str, payee: str, amount: Any,
+                                                     status: int, key: str) -> None:
+    api, _ = kul_night(client)
+    before = settlement(api)
+    got, body = pay(api, payer, payee, amount)
+    assert got == status and key in body, body
+    assert settlement(api) == before
+
+
+def test_payment_double_tap_and_void(client: Any) -> None:
+    api, _ = kul_night(client)
+    first = pay(api, "Bo", "Cia", "2.00", headers={"Idempotency-Key": "pay-1"})
+    again = pay(api, "Bo", "Cia", "2.00", headers={"Idempotency-Key": "pay-1"})
+    assert first[0] == again[0] == 201 and first[1]["payment"]["id"] == again[1]["payment"]["id"]
+    body = settlement(api)
+    assert len(body["payments"]) == 1 and body["balances"]["Bo"] == "0.00"
+    pid = body["payments"][0]["id"]
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/payments/{pid}/void", {"reason": "wrong"})
+    assert status == 200
+    s = body["settlement"]
+    assert s["balances"]["Bo"] == "-2.00" and s["payments"][0]["void"] is True
+    assert api.call("POST", f"/api/nights/{api.night['id']}/payments/{pid}/void", {})[0] == 400
+    assert api.call("POST", f"/api/nights/{api.night['id']}/payments/999/void", {})[0] == 404
+
+
+def test_view_token_cannot_pay(client: Any) -> None:
+    api, _ = kul_night(client)
+    status, _ = pay(api, "Bo", "Cia", "2.00", token=api.night["view_token"])
+    assert status == 403
+
+
+def test_leader_plan_goes_through_the_leader(client: Any) -> None:
+    api, _ = kul_night(client, leader="Anna")
+    body = settlement(api, "leader")
+    assert body["plan"] == "leader"
+    assert all("Anna" in (t["from"], t["to"]) for t in body["transfers"])
+    total: dict[str, Decimal] = {}
+    for t in body["transfers"]:
+        total[t["from"]] = total.get(t["from"], Decimal(0)) - dec(t["amount"])
+        total[t["to"]] = total.get(t["to"], Decimal(0)) + dec(t["amount"])
+    assert {k: v for k, v in total.items() if v} == {"Bo": Decimal("-2.00"), "Dan": Decimal("-2.00"),
+                                                     "Cia": Decimal("6.00"), "Anna": Decimal("-2.00")}
+
+
+def test_debts_carried_to_the_next_night_of_the_group(client: Any) -> None:
+    api, _ = kul_night(client, group="Fredagsgänget")
+    pay(api, "Anna", "Cia", "2.00")
+    later = Api(client)
+    later.new_night(["Anna", "Bo", "Cia"], group_token=api.night["group_token"])
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/carry", {"to_night": later.night["id"]})
+    assert status == 200, body
+    assert body["settlement"]["transfers"] == [] and body["settlement"]["balances"]["Bo"] == "0.00"
+    opening = settlement(later)
+    assert opening["opening"] == {"Bo": "-2.00", "Cia": "4.00", "Dan": "-2.00"}
+    assert sorted((t["from"], t["to"], t["amount"]) for t in opening["transfers"]) == [
+        ("Bo", "Cia", "2.00"), ("Dan", "Cia", "2.00")]
+    # Dan was not at the later night's table: he is seated there to settle the debt
+    assert "Dan" in later.call("GET", f"/api/nights/{later.night['id']}")[1]["players"]
+    # carrying to an earlier night, or another group's night, is refused
+    other = Api(client)
+    other.new_night(["X", "Y"])
+    assert api.call("POST", f"/api/nights/{later.night['id']}/carry", {"to_night": api.night["id"]},
+                    token=later.token)[0] == 400
+    assert api.call("POST", f"/api/nights/{api.night['id']}/carry", {"to_night": other.night["id"]})[0] == 400
+
+
+def test_payment_details_validation(client: Any) -> None:
+    api, _ = kul_night(client)
+    url = f"/api/nights/{api.night['id']}/players/Cia/details"
+    status, body = api.call("POST", url, {"swish": "070-123 45 67"})
+    assert status == 200 and body["swish"]
+    assert api.call("POST", url, {"iban": "DE89 3704 0044 0532 0130 01", "holder": "Cia"})[1]["field"] == "iban"
+    assert api.call("POST", url, {"iban": "DE89370400440532013000"})[1]["field"] == "holder"
+    assert api.call("POST", url, {"swish": "12345"})[1]["field"] == "swish"
+    assert api.call("POST", f"/api/nights/{api.night['id']}/players/Zed/details", {"swish": ""})[0] == 400
+
+
+def test_settlement_page_shows_swish_qr_and_marks_paid(client: Any) -> None:
+    api, _ = kul_night(client)
+    api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details", {"swish": "0701234567"})
+    client.get(f"/e/{api.token}")
+    html = client.get(f"/nights/{api.night['id']}/settlement").get_data(as_text=True)
+    assert html.count("<svg") >= 3 and "Swish QR code" in html
+    assert "Anna owes" in html
+    resp = client.post(f"/nights/{api.night['id']}/payments",
+                       data={"payer": "Anna", "payee": "Cia", "amount": "2.00", "form_token": "t1"})
+    assert resp.status_code == 302
+    client.post(f"/nights/{api.night['id']}/payments",
+                data={"payer": "Anna", "payee": "Cia", "amount": "2.00", "form_token": "t1"})  # double tap
+    assert len(settlement(api)["payments"]) == 1
+
+
+def test_settlement_sheet_pdf(client: Any, artifacts: Path) -> None:
+    api, _ = kul_night(client, place="Klubben", leader="Anna")
+    api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details", {"swish": "0701234567"})
+    resp = client.get(f"/nights/{api.night['id']}/settlement.pdf?view={api.night['view_token']}")
+    assert resp.status_code == 200 and resp.mimetype == "application/pdf"
+    text = pdf_text(resp.data)
+    assert "Klubben" in text and "Game leader: Anna" in text
+    body = settlement(api)
+    for t in body["transfers"]:
+        assert f"{t['from']} {t['to']} SEK\u00a02.00".replace("\u00a0", " ") in text.replace("\u00a0", " ")
+    assert "Signatures" in text
+    assert client.get(f"/nights/{api.night['id']}/settlement.pdf").status_code == 403
+    first_page_png(resp.data, artifacts / "pdf" / "settlement.png")
