@@ -19,7 +19,7 @@ from datetime import date as Date
 from typing import Any
 
 from babel.numbers import get_currency_precision, list_currencies
-from sqlalchemy import event, select, update
+from sqlalchemy import event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
@@ -39,6 +39,7 @@ from referee.models import (
     Round,
     Snapshot,
     db,
+    now,
 )
 
 MAX_NAME = 40
@@ -397,12 +398,19 @@ def replay(match: Match, *, skip: int | None = None, upto: int | None = None) ->
 
 def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any], new_state: Any,
                  idem_key: str | None) -> Round:
-    """Store an event and the new snapshot, or raise :class:`Conflict`."""
+    """Store an event and the new snapshot, or raise :class:`Conflict`.
+
+    The event goes in as one Core INSERT (the hot path of a game night: no
+    unit-of-work needed for an append-only row); the returned :class:`Round`
+    carries its values but is not attached to the session.
+    """
     seq = match.snapshot.next_seq
-    rnd = Round(match_id=match.id, seq=seq, kind=kind, payload=payload, idempotency_key=idem_key)
-    db.session.add(rnd)
+    values = {"match_id": match.id, "seq": seq, "kind": kind, "payload": payload, "created_at": now(),
+              "void": False, "void_reason": "", "idempotency_key": idem_key}
+    result = db.session.execute(insert(Round.__table__).values(**values))
+    db.session.expire(match, ["rounds"])
     _bump(match, version, new_state, next_seq=seq + 1)
-    return rnd
+    return Round(id=result.inserted_primary_key[0], **values)
 
 
 def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
@@ -472,11 +480,7 @@ def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
         canonical = module.round_json(rnd_rec, money)
         try:
             with writing(fresh=False):
-                rnd = Round(match_id=match.id, seq=seq, kind="round", payload=canonical,
-                            idempotency_key=idem_key)
-                db.session.add(rnd)
-                _bump(match, version, new_state, next_seq=seq + 1)
-                db.session.flush()
+                rnd = _write_event(match, version, "round", canonical, new_state, idem_key)
                 store_reply(idem, (rnd, new_state))
         except (IntegrityError, Conflict):
             db.session.rollback()

@@ -38,7 +38,7 @@ from referee.pages.forms import (
 bp = Blueprint("pages", __name__)
 
 #: How many of the latest rounds the match page lists (the rest: "show all").
-HISTORY = 25
+HISTORY = 10
 
 PAGE_GAMES = round_forms.PAGE_GAMES
 

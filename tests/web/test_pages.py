@@ -181,7 +181,7 @@ def test_match_page_lists_latest_rounds_and_links_to_all(client: Any, app: Any) 
             state = services.state_of(services.get_match(match_id))
             services.add_round(match_id, {"participants": [state.players[(state.dealer + 1) % 4]]})
     html = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert html.count('<li class="" id="round-') == 25 and 'id="round-30"' in html and 'id="round-5"' not in html
+    assert html.count('<li class="" id="round-') == 10 and 'id="round-30"' in html and 'id="round-20"' not in html
     assert "Show all 30 rounds" in html
     full = client.get(f"/matches/{match_id}?all=1").get_data(as_text=True)
     assert full.count('<li class="" id="round-') == 30
