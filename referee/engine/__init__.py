@@ -32,7 +32,7 @@ that the service layer can drive any game without knowing its rules:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from referee.engine.money import Money
@@ -86,6 +86,19 @@ class Game(Protocol):
     def state_json(self, state: Any, money: Money) -> dict[str, Any]: ...
 
 
+def violation(apply: Callable[[Any, Any], Any], state: Any, rnd: Any) -> RuleViolation | None:
+    """The yes/no twin of a game's ``apply``: the violation, or None when ``rnd`` is valid.
+
+    Every game's ``check`` is this (the PokerKit ``can_``/``verify_`` pattern):
+    pages and tests ask without catching exceptions themselves.
+    """
+    try:
+        apply(state, rnd)
+    except RuleViolation as exc:
+        return exc
+    return None
+
+
 def check_conserved(balances: tuple[int, ...], pot: int) -> None:
     """Assert the money invariant: balances plus pot are exactly zero.
 
@@ -97,4 +110,4 @@ def check_conserved(balances: tuple[int, ...], pot: int) -> None:
         raise AssertionError(f"money not conserved: balances {balances} + pot {pot} = {total}")
 
 
-__all__ = ["BadInput", "Game", "RuleViolation", "check_conserved"]
+__all__ = ["BadInput", "Game", "RuleViolation", "check_conserved", "violation"]

@@ -78,8 +78,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved
-from referee.engine.money import Money, add, split
+from referee.engine import BadInput, RuleViolation, check_conserved, violation
+from referee.engine.money import Money, add, share
 from referee.engine.records import expect_int, expect_object, expect_player, expect_str, option
 
 NAME = "knaker"
@@ -330,26 +330,14 @@ def payments_of(state: State, places: tuple[int, ...]) -> tuple[int, ...]:
         losers = sum(1 for p in places if p == last)
         return tuple(-stake * (n - losers) if p == last else stake * losers for p in places)
     if state.options.payout == "pot":
-        winners = [s for s in _seats_from_left_of(state.dealer, n) if places[s] == 1]
-        shares = split(stake * n, len(winners))
-        out = [-stake] * n
-        for seat, share in zip(winners, shares, strict=True):
-            out[seat] += share
-        return tuple(out)
+        won = share(stake * n, (s for s in range(n) if places[s] == 1), n, state.dealer)
+        return tuple(w - stake for w in won)
     return (0,) * n
-
-
-def _seats_from_left_of(dealer: int, n: int) -> list[int]:
-    return [(dealer + 1 + k) % n for k in range(n)]
 
 
 def check(state: State, rnd: Round) -> RuleViolation | None:
     """The violation :func:`apply` would raise for this round, or None."""
-    try:
-        apply(state, rnd)
-    except RuleViolation as err:
-        return err
-    return None
+    return violation(apply, state, rnd)
 
 
 def apply(state: State, rnd: Round) -> State:

@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved
-from referee.engine.money import Money, add, pay, split
+from referee.engine import BadInput, RuleViolation, check_conserved, violation
+from referee.engine.money import Money, add, pay, share
 from referee.engine.records import expect_object, expect_player, option, options_json
 
 NAME = "kul"
@@ -133,11 +133,7 @@ def apply(state: State, rnd: Round) -> State:
 
 def check(state: State, rnd: Round) -> RuleViolation | None:
     """The yes/no twin of :func:`apply`."""
-    try:
-        apply(state, rnd)
-    except RuleViolation as exc:
-        return exc
-    return None
+    return violation(apply, state, rnd)
 
 
 def close(state: State, how: str, to: str | None) -> State:
@@ -148,7 +144,7 @@ def close(state: State, how: str, to: str | None) -> State:
     if state.pot == 0:
         nxt = replace(state, finished=True)
     elif how == "split":
-        shares = split(state.pot, n, first=(state.dealer + 1) % n)
+        shares = share(state.pot, range(n), n, state.dealer)
         nxt = replace(state, balances=add(state.balances, shares), pot=0, finished=True, closed_how="split")
     elif how == "award":
         if to is None or to not in state.players:

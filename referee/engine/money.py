@@ -9,6 +9,7 @@ Never a float: ``parse`` works on the decimal text itself.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: Largest amount accepted from outside, in minor units: far beyond any game
@@ -73,6 +74,21 @@ def split(total: int, shares: int, first: int = 0) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def share(total: int, seats: Iterable[int], n: int, dealer: int) -> tuple[int, ...]:
+    """``total`` shared among ``seats`` of an ``n``-seat table, aligned with the seats.
+
+    The remainder goes one unit each in seat order from the dealer's left
+    (the dealer last): the rule every game's digest names for leftover öre or
+    cents when a pot is shared (SK-14, SL-10, SW-9, KN-L).
+    """
+    chosen = set(seats)
+    order = [seat for seat in ((dealer + 1 + k) % n for k in range(n)) if seat in chosen]
+    amounts = [0] * n
+    for seat, part in zip(order, split(total, len(order)), strict=True):
+        amounts[seat] = part
+    return tuple(amounts)
+
+
 def pay(balances: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
     """``balances`` with ``amount`` added to the player at ``index``."""
     return balances[:index] + (balances[index] + amount,) + balances[index + 1 :]
@@ -83,4 +99,4 @@ def add(balances: tuple[int, ...], amounts: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(b + a for b, a in zip(balances, amounts, strict=True))
 
 
-__all__ = ["MAX_MINOR", "Money", "add", "pay", "split"]
+__all__ = ["MAX_MINOR", "Money", "add", "pay", "share", "split"]

@@ -83,9 +83,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved
+from referee.engine import BadInput, RuleViolation, check_conserved, violation
 from referee.engine.cards import SUITS, Card, full_deck, parse_card
-from referee.engine.money import Money, add, split
+from referee.engine.money import Money, add, share
 from referee.engine.records import (
     expect_int,
     expect_object,
@@ -209,17 +209,6 @@ def strokes_at_stake(in_match: int, options: Options) -> int:
 def forehand(state: State) -> int:
     """SL-4: the first player in the match to the left of the next dealer."""
     return _next_in(state.status, state.dealer)
-
-
-def _split_among(total: int, winners: Iterable[int], n: int, dealer: int) -> tuple[int, ...]:
-    """``total`` shared among ``winners``, remainder in seat order from the dealer's left."""
-    chosen = set(winners)
-    order = [s for s in _from_left(n, dealer) if s in chosen]
-    parts = split(total, len(order))
-    amounts = [0] * n
-    for seat, part in zip(order, parts, strict=True):
-        amounts[seat] = part
-    return tuple(amounts)
 
 
 # --- the match -----------------------------------------------------------------
@@ -404,8 +393,7 @@ def apply(state: State, rnd: Round) -> State:
             winners = tuple(i for i in candidates if eyes[i] == best)
             for i in reached:
                 status[i] = FINISHED
-            share = _split_among(pot, winners, n, dealer)
-            paid = list(add(tuple(paid), share))
+            paid = list(add(tuple(paid), share(pot, winners, n, dealer)))
             pot = 0
 
     new_status = tuple(status)
@@ -422,11 +410,7 @@ def apply(state: State, rnd: Round) -> State:
 
 def check(state: State, rnd: Round) -> RuleViolation | None:
     """The violation :func:`apply` would raise, or ``None`` when the deal is allowed."""
-    try:
-        apply(state, rnd)
-    except RuleViolation as exc:
-        return exc
-    return None
+    return violation(apply, state, rnd)
 
 
 def close(state: State, how: str, to: str | None) -> State:
@@ -437,13 +421,13 @@ def close(state: State, how: str, to: str | None) -> State:
     if state.options.scoring == POT and state.pot > 0:
         if how == "split":
             still = [i for i in range(n) if state.status[i] == IN]
-            balances = add(balances, _split_among(pot, still, n, state.dealer))
+            balances = add(balances, share(pot, still, n, state.dealer))
             pot = 0
         elif how == "award":
             if to is None:
                 raise BadInput("to", "Name the player who gets the pot.")
             seat = expect_player(state.players, to, "to")
-            balances = add(balances, _split_among(pot, (seat,), n, state.dealer))
+            balances = add(balances, share(pot, (seat,), n, state.dealer))
             pot = 0
         elif how == "carry":
             carried = True

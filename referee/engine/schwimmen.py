@@ -64,9 +64,9 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved
+from referee.engine import BadInput, RuleViolation, check_conserved, violation
 from referee.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_card, parse_cards
-from referee.engine.money import Money, add, split
+from referee.engine.money import Money, add, share
 from referee.engine.records import (
     MAX_INT,
     expect_bool,
@@ -508,16 +508,6 @@ def _next_dealer(state: State, out: tuple[bool, ...]) -> int:
     return state.dealer
 
 
-def _share(pot: int, seats: Sequence[int], dealer: int, n: int) -> tuple[int, ...]:
-    """``pot`` shared among ``seats`` (ascending), remainder from the dealer's left (SW-9)."""
-    first = next((k for k, s in enumerate(seats) if s > dealer), 0)
-    parts = split(pot, len(seats), first)
-    amounts = [0] * n
-    for s, part in zip(seats, parts, strict=True):
-        amounts[s] = part
-    return tuple(amounts)
-
-
 def apply(state: State, rnd: Round) -> State:
     """The state after one game (SW-5 .. SW-10), or RuleViolation."""
     losers, values, notes = _game(state, rnd)
@@ -546,7 +536,7 @@ def apply(state: State, rnd: Round) -> State:
             out[s], swimming[s] = False, True
         if opts.simultaneous_out == "all_survive":
             winners, finished = tuple(under), True
-            balances, pot = add(balances, _share(pot, winners, state.dealer, n)), 0
+            balances, pot = add(balances, share(pot, winners, n, state.dealer)), 0
     elif len(remaining) == 1:
         winner, finished = remaining[0], True
         balances, pot = add(balances, tuple(pot if s == winner else 0 for s in range(n))), 0
@@ -565,11 +555,7 @@ def apply(state: State, rnd: Round) -> State:
 
 def check(state: State, rnd: Round) -> RuleViolation | None:
     """The yes/no twin of :func:`apply`: the violation, or None."""
-    try:
-        apply(state, rnd)
-    except RuleViolation as exc:
-        return exc
-    return None
+    return violation(apply, state, rnd)
 
 
 def close(state: State, how: str, to: str | None) -> State:
@@ -580,7 +566,7 @@ def close(state: State, how: str, to: str | None) -> State:
     balances, pot, carried = state.balances, state.pot, False
     if pot:
         if how == "split":
-            balances, pot = add(balances, _share(pot, _in_match(state), state.dealer, n)), 0
+            balances, pot = add(balances, share(pot, _in_match(state), n, state.dealer)), 0
         elif how == "award":
             if to is None:
                 raise BadInput("to", "Say which player is awarded the pot.")

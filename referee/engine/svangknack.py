@@ -52,9 +52,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved
+from referee.engine import BadInput, RuleViolation, check_conserved, violation
 from referee.engine.cards import RANKS, Card, parse_card
-from referee.engine.money import Money, add, pay, split
+from referee.engine.money import Money, add, pay, share
 from referee.engine.records import (
     expect_bool,
     expect_int,
@@ -343,11 +343,7 @@ def apply(state: State, rnd: Round) -> State:
 
 def check(state: State, rnd: Round) -> RuleViolation | None:
     """The yes/no twin of :func:`apply`: the violation, or None when the round is valid."""
-    try:
-        apply(state, rnd)
-    except RuleViolation as exc:
-        return exc
-    return None
+    return violation(apply, state, rnd)
 
 
 # --- closing -----------------------------------------------------------------
@@ -363,7 +359,7 @@ def close(state: State, how: str, to: str | None) -> State:
     if state.pot == 0:
         nxt = replace(state, finished=True)
     elif how == "split":
-        shares = split(state.pot, n, first=(state.dealer + 1) % n)
+        shares = share(state.pot, range(n), n, state.dealer)
         nxt = replace(state, balances=add(state.balances, shares), pot=0, finished=True, closed_how="split")
     elif how == "award":
         if to is None:
