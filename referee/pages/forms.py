@@ -18,9 +18,23 @@ from wtforms.validators import DataRequired, Length, Optional
 COMMON_CURRENCIES = ("SEK", "EUR", "NOK", "DKK", "CHF", "GBP", "USD")
 
 
+def currency_choices() -> list[tuple[str, str]]:
+    """The common currencies first, then every ISO 4217 currency Babel knows (code and name)."""
+    from babel.numbers import get_currency_name, list_currencies
+    from flask_babel import get_locale
+
+    locale = str(get_locale() or "en")
+    rest = sorted(c for c in list_currencies() if c not in COMMON_CURRENCIES and len(c) == 3)
+    return [(c, f"{c} – {get_currency_name(c, locale=locale)}") for c in (*COMMON_CURRENCIES, *rest)]
+
+
 class NightForm(FlaskForm):  # type: ignore[misc]
     name = StringField(_l("Name of the night"), validators=[DataRequired(), Length(max=100)])
-    currency = SelectField(_l("Currency"), choices=[(c, c) for c in COMMON_CURRENCIES], default="SEK")
+    currency = SelectField(_l("Currency"), choices=[], default="SEK")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.currency.choices = currency_choices()
     players = TextAreaField(_l("Players, one per line"), validators=[DataRequired(), Length(max=2000)])
     date = DateField(_l("Date"), validators=[Optional()])
     place = StringField(_l("Place"), validators=[Optional(), Length(max=100)])

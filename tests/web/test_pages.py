@@ -185,3 +185,12 @@ def test_match_page_lists_latest_rounds_and_links_to_all(client: Any, app: Any) 
     assert "Show all 30 rounds" in html
     full = client.get(f"/matches/{match_id}?all=1").get_data(as_text=True)
     assert full.count('<li class="" id="round-') == 30
+
+
+def test_any_iso_currency_with_its_minor_units(client: Any, app: Any) -> None:
+    html = client.get("/nights/new", headers={"Accept-Language": "sv"}).get_data(as_text=True)
+    assert '<option value="JPY">' in html and "japansk yen" in html.lower()
+    resp = client.post("/nights/new", data={"name": "Tokyo", "currency": "JPY", "players": "A\nB\nC"})
+    night_id = int(resp.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        assert services.night_money(services.get_night(night_id)).digits == 0
