@@ -45,6 +45,7 @@ test: $(VENV)/.installed-test translations deps-system
 
 bench: $(VENV)/.installed-test
 	$(PY) bench/settle.py
+	$(PY) bench/pdf.py
 	$(PY) bench/load.py
 
 clean:

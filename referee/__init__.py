@@ -36,6 +36,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
                 instance_path=str(config.INSTANCE))
     app.config.update(config.load(overrides))
 
+    from referee.ratelimit import FailureLimiter
+
+    app.extensions["referee.failures"] = FailureLimiter(app.config["TOKEN_FAILURES"], app.config["TOKEN_WINDOW"])
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)

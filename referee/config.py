@@ -60,6 +60,9 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "BABEL_DEFAULT_LOCALE": "en",
         "LANGUAGES": ("en", "sv", "de"),
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
+        # Failed token attempts per client address before a 429 (and for how long).
+        "TOKEN_FAILURES": int(os.environ.get("TOKEN_FAILURES", 30)),
+        "TOKEN_WINDOW": float(os.environ.get("TOKEN_WINDOW", 300)),
     }
     settings.update(overrides)
     return settings

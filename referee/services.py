@@ -39,6 +39,7 @@ from referee.models import (
     Round,
     Snapshot,
     db,
+    new_token,
     now,
 )
 
@@ -250,6 +251,16 @@ def add_player(night: Night, name: object) -> None:
 def seat_player(night: Night, name: str) -> None:
     """Seat a group member (or a new one) at the night; inside a write transaction."""
     night.seats.append(NightPlayer(player=_group_player(night.group, name), position=len(night.seats)))
+
+
+def revoke_edit_token(night: Night) -> str:
+    """Give the night a new edit token: the old edit link and its phones lose the right."""
+    token = new_token()
+    with writing():
+        db.session.execute(update(Night.__table__).where(Night.__table__.c.id == night.id)
+                           .values(edit_token=token))
+    db.session.expire(night)
+    return token
 
 
 def get_night(night_id: int) -> Night:

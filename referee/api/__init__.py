@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from referee import exports, games, payments, services
+from referee import exports, games, payments, ratelimit, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.models import Match, Night
@@ -24,12 +24,13 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 class Denied(Exception):
-    """Missing (401) or wrong (403) credentials."""
+    """Missing (401) or wrong (403) credentials, or too many wrong ones (429)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int = 0) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 # --- errors ------------------------------------------------------------------
@@ -55,7 +56,10 @@ def _not_found(exc: services.NotFound) -> tuple[Response, int]:
 
 @bp.errorhandler(Denied)
 def _denied(exc: Denied) -> tuple[Response, int]:
-    return error(exc.status, exc.message)
+    resp, status = error(exc.status, exc.message)
+    if exc.retry_after:
+        resp.headers["Retry-After"] = str(exc.retry_after)
+    return resp, status
 
 
 @bp.errorhandler(services.Conflict)
@@ -100,12 +104,16 @@ def authorize(night: Night, write: bool) -> None:
     if not token:
         raise Denied(401, "This night needs its edit token (Authorization: Bearer ...) "
                           "or its view token (?view=...).")
+    wait = ratelimit.limiter().retry_after(ratelimit.client_key())
+    if wait:
+        raise Denied(429, f"Too many wrong tokens from this address; try again in {wait} seconds.", wait)
     if hmac.compare_digest(token.encode(), night.edit_token.encode()):
         return
     if hmac.compare_digest(token.encode(), night.view_token.encode()):
         if write:
             raise Denied(403, "The view token can only read; writes need the edit token.")
         return
+    ratelimit.limiter().failed(ratelimit.client_key())
     raise Denied(403, "That token does not open this night.")
 
 
@@ -184,6 +192,15 @@ def get_night(night_id: int) -> Any:
     night = services.get_night(night_id)
     authorize(night, write=False)
     return jsonify(night_json(night))
+
+
+@bp.post("/nights/<int:night_id>/revoke")
+def revoke(night_id: int) -> Any:
+    """A new edit token: the old one (and every phone holding it) can no longer write."""
+    night = services.get_night(night_id)
+    authorize(night, write=True)
+    token = services.revoke_edit_token(night)
+    return jsonify({"id": night.id, "edit_token": token})
 
 
 @bp.post("/nights/<int:night_id>/players")

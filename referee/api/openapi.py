@@ -161,6 +161,11 @@ def document() -> dict[str, Any]:
                                     status="201", errors=("400", "404", "413", "503"))},
         "/api/nights/{night_id}": {"get": _op("A night, its matches and each player's net.", "The night",
                                               _ref("Night"), params=[_ID, _VIEW])},
+        "/api/nights/{night_id}/revoke": {"post": _op(
+            "A new edit token; the old one stops working (also for the phones holding it).", "The new token",
+            {"type": "object", "required": ["edit_token"], "properties": {"id": {"type": "integer"},
+                                                                         "edit_token": {"type": "string"}}},
+            params=[_ID])},
         "/api/nights/{night_id}/players": {"post": _op(
             "Add a player to the night.", "The night", _ref("Night"), status="201", params=[_ID],
             body={"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}})},

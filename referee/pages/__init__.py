@@ -7,6 +7,8 @@ the view link (``/v/<token>``) lets guests look.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import secrets
 from decimal import Decimal
@@ -17,7 +19,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from referee import games, payments, services
+from referee import games, payments, ratelimit, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.models import Match, Night
@@ -46,23 +48,49 @@ PAGE_GAMES = round_forms.PAGE_GAMES
 # --- rights ------------------------------------------------------------------
 
 def _granted(kind: str) -> list[int]:
-    return list(session.get(kind, []))
+    """Night ids this phone may view (the view right is a plain list)."""
+    ids = session.get(kind, [])
+    return [int(i) for i in ids] if isinstance(ids, list) else []
+
+
+def _edit_grants() -> dict[str, str]:
+    """Night id -> fingerprint of the edit token this phone was given.
+
+    Keeping the token's fingerprint (not just the night id) lets the leader
+    revoke an edit link: a new token makes every other phone's grant stale.
+    """
+    grants = session.get("edit", {})
+    return dict(grants) if isinstance(grants, dict) else {}
+
+
+def _fingerprint(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
 def grant(night: Night, edit: bool) -> None:
-    kind = "edit" if edit else "view"
-    ids = _granted(kind)
-    if night.id not in ids:
-        session[kind] = (ids + [night.id])[-50:]
+    if edit:
+        grants = _edit_grants()
+        grants.pop(str(night.id), None)
+        grants[str(night.id)] = _fingerprint(night.edit_token)
+        session["edit"] = dict(list(grants.items())[-50:])
+    else:
+        ids = _granted("view")
+        if night.id not in ids:
+            session["view"] = (ids + [night.id])[-50:]
     session.permanent = True
 
 
 def can_edit(night: Night) -> bool:
-    return night.id in _granted("edit")
+    held = _edit_grants().get(str(night.id), "")
+    return bool(held) and hmac.compare_digest(held, _fingerprint(night.edit_token))
+
+
+def can_view(night: Night) -> bool:
+    return can_edit(night) or night.id in _granted("view")
 
 
 def require(night: Night, edit: bool) -> None:
-    if can_edit(night) or (not edit and night.id in _granted("view")):
+    if can_edit(night) if edit else can_view(night):
         return
     if edit:
         abort(403, _("This phone may not change this game night. Ask the game leader for the edit link."))
@@ -113,8 +141,8 @@ def qr_svg(data: str, scale: int = 4) -> Markup:
 
 @bp.get("/")
 def start() -> Any:
-    ids = _granted("edit")
-    nights = [n for n in (services.db.session.get(Night, i) for i in reversed(ids)) if n is not None]
+    ids = [int(i) for i in reversed(_edit_grants())]
+    nights = [n for n in (services.db.session.get(Night, i) for i in ids) if n is not None and can_edit(n)]
     return render_template("pages/start.html", nights=nights)
 
 
@@ -128,8 +156,12 @@ def set_lang(code: str) -> Any:
 
 @bp.get("/e/<token>")
 def edit_link(token: str) -> Any:
+    wait = ratelimit.limiter().retry_after(ratelimit.client_key())
+    if wait:
+        abort(429, _("Too many wrong links from this phone; try again in %(n)s seconds.", n=wait))
     found = services.night_by_token(token[:64])
     if found is None:
+        ratelimit.limiter().failed(ratelimit.client_key())
         abort(404)
     night, edit = found
     grant(night, edit)
@@ -181,7 +213,19 @@ def night(night_id: int) -> Any:
     edit_url = base + url_for("pages.edit_link", token=nt.edit_token)
     return render_template("pages/night.html", night=nt, balances=balances, pots=pots,
                            view_url=view_url, edit_url=edit_url, view_qr=qr_svg(view_url),
-                           edit_qr=qr_svg(edit_url), player_form=PlayerForm())
+                           edit_qr=qr_svg(edit_url), player_form=PlayerForm(), revoke_form=RoundForm())
+
+
+@bp.post("/nights/<int:night_id>/revoke")
+def revoke(night_id: int) -> Any:
+    """A new edit link; every other phone loses its edit right (this one keeps it)."""
+    nt = _night(night_id, edit=True)
+    if not RoundForm().validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    services.revoke_edit_token(nt)
+    grant(services.get_night(night_id), edit=True)
+    flash(_("The old edit link no longer works; other phones must be given the new one."), "ok")
+    return redirect(url_for("pages.night", night_id=night_id))
 
 
 @bp.post("/nights/<int:night_id>/players")

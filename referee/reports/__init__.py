@@ -19,7 +19,7 @@ from weasyprint import HTML
 from referee import games, services
 from referee.engine import RuleViolation
 from referee.models import Match, Night, Round
-from referee.pages import can_edit
+from referee.pages import can_view
 
 bp = Blueprint("reports", __name__)
 
@@ -69,9 +69,7 @@ def pdf_response(data: bytes, filename: str) -> Response:
 
 def allowed(night: Night) -> bool:
     """Readers of a sheet: a phone with rights, or the night's view or edit token."""
-    from flask import session
-
-    if can_edit(night) or night.id in session.get("view", []):
+    if can_view(night):
         return True
     auth = request.headers.get("Authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.args.get("view", "")

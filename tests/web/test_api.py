@@ -324,3 +324,50 @@ def test_export_and_import_over_http(api: Api) -> None:
         "GET", f"/api/nights/{api.night['id']}")[1]["balances"]
     resp = api.client.get(f"/nights/{api.night['id']}/export.csv?view={api.night['view_token']}")
     assert resp.status_code == 200 and resp.mimetype == "text/csv" and "last_trick" in resp.get_data(as_text=True)
+
+
+def test_revoked_edit_token_cannot_write(api: Api) -> None:
+    old = api.token
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/revoke", {})
+    assert status == 200 and body["edit_token"] != old and len(body["edit_token"]) >= 22
+    m = api.call("POST", f"/api/nights/{api.night['id']}/matches", {"game": "kul", "players": ["Anna", "Bo"]},
+                 token=old)
+    assert m[0] == 403
+    api.token = body["edit_token"]
+    assert api.new_match("kul", ["Anna", "Bo"], stake="1.00")["id"]
+
+
+def test_repeated_wrong_tokens_are_rate_limited(tmp_path: Any) -> None:
+    from tests.conftest import make_app
+
+    app = make_app(f"sqlite:///{tmp_path / 'rl.sqlite3'}", tmp_path, TOKEN_FAILURES=5, TOKEN_WINDOW=60)
+    client = app.test_client()
+    api = Api(client)
+    api.new_night(["Anna", "Bo"])
+    path = f"/api/nights/{api.night['id']}"
+    statuses = [api.call("GET", path, token=f"guess-{k}")[0] for k in range(6)]
+    assert statuses == [403] * 5 + [429]
+    resp = client.get(path, headers={"Authorization": f"Bearer {api.token}"})
+    assert resp.status_code == 429 and int(resp.headers["Retry-After"]) > 0
+    # another address is not blocked; pages count wrong links too
+    other = client.get(path, headers={"Authorization": f"Bearer {api.token}"},
+                       environ_overrides={"REMOTE_ADDR": "10.9.9.9"})
+    assert other.status_code == 200
+    page = app.test_client()
+    codes = [page.get(f"/e/wrong-{k}", environ_overrides={"REMOTE_ADDR": "10.1.1.1"}).status_code for k in range(6)]
+    assert codes == [404] * 5 + [429]
+
+
+def test_failure_limiter_forgets_after_the_window() -> None:
+    from referee.ratelimit import FailureLimiter
+
+    now = [1000.0]
+    lim = FailureLimiter(limit=3, window=60, clock=lambda: now[0])
+    for _ in range(3):
+        assert lim.retry_after("a") == 0
+        lim.failed("a")
+    assert lim.retry_after("a") == 61 and lim.retry_after("b") == 0
+    now[0] += 30
+    assert lim.retry_after("a") == 31
+    now[0] += 31
+    assert lim.retry_after("a") == 0

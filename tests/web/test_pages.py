@@ -194,3 +194,23 @@ def test_any_iso_currency_with_its_minor_units(client: Any, app: Any) -> None:
     night_id = int(resp.headers["Location"].rsplit("/", 1)[1])
     with app.app_context():
         assert services.night_money(services.get_night(night_id)).digits == 0
+
+
+def test_revoking_the_edit_link_logs_out_other_phones(client: Any, app: Any) -> None:
+    night_id = create_night(client)
+    match_id = create_match(client, night_id, game="kul", stake="1.00")
+    with app.app_context():
+        old_edit = services.get_night(night_id).edit_token
+    second = app.test_client()
+    second.get(f"/e/{old_edit}")
+    assert 'name="last_trick"' in second.get(f"/matches/{match_id}").get_data(as_text=True)  # may enter deals
+    assert second.post(f"/nights/{night_id}/players", data={"name": "Eva"}).status_code == 302
+    assert client.post(f"/nights/{night_id}/revoke", data={}).status_code == 302
+    # the second phone lost its edit right; the old link opens nothing; the leader's phone keeps it
+    assert second.post(f"/nights/{night_id}/players", data={"name": "Fia"}).status_code == 403
+    assert 'name="last_trick"' not in second.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert app.test_client().get(f"/e/{old_edit}").status_code == 404
+    assert client.post(f"/nights/{night_id}/players", data={"name": "Gun"}).status_code == 302
+    with app.app_context():
+        night = services.get_night(night_id)
+        assert night.edit_token != old_edit and "Gun" in night.player_names and "Fia" not in night.player_names
