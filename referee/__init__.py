@@ -124,6 +124,27 @@ def _register_headers(app: Flask) -> None:
 
 
 def _register_cli(app: Flask) -> None:
+    import click
+
+    @app.cli.command("backup")
+    @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+    def backup_cmd(path: Path) -> None:
+        """A consistent backup of the database (SQLite online backup or pg_dump) to PATH."""
+        from referee import backup
+
+        backup.backup(app.config["SQLALCHEMY_DATABASE_URI"], path)
+        print(f"backup written to {path}")
+
+    @app.cli.command("restore")
+    @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+    def restore_cmd(path: Path) -> None:
+        """Replace the database's contents with the backup at PATH."""
+        from referee import backup
+
+        db.engine.dispose()
+        backup.restore(app.config["SQLALCHEMY_DATABASE_URI"], path)
+        print(f"restored from {path}")
+
     @app.cli.command("init-db")
     def init_db() -> None:
         """Create the tables without migrations (tests, throw-away databases)."""
