@@ -11,11 +11,20 @@ from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from referee import config
 from referee.models import db
 
 ROOT = Path(__file__).resolve().parent.parent
+
+class BoundedInt(IntegerConverter):
+    """``<int:...>`` limited to what a database id can be (1 .. 2**62)."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**62)
+        super().__init__(map, *args, **kwargs)
+
 
 csrf = CSRFProtect()
 babel = Babel()
@@ -35,6 +44,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=str(config.INSTANCE))
     app.config.update(config.load(overrides))
+    # Ids in URLs fit the database's 64-bit integers; a larger number is a 404, not an overflow.
+    app.url_map.converters["int"] = BoundedInt
 
     from referee.ratelimit import FailureLimiter
 

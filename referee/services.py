@@ -509,7 +509,7 @@ def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None 
     Refused with the rule of the first later round that would no longer be
     valid; then nothing changes.
     """
-    if isinstance(seq, bool) or not isinstance(seq, int):
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq < 2**62:
         raise BadInput("round", "round must be a number.")
     why = "" if reason in (None, "") else clean_name(reason, "reason", 500)
     try:

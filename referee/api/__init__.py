@@ -367,10 +367,10 @@ def _enter(match_id: int, payload: dict[str, Any]) -> Any:
     if key is not None and len(key) > 100:
         raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
     expected = request.headers.get("Expected-Round")
-    if expected is not None and not expected.isdigit():
+    if expected is not None and not (expected.isdigit() and len(expected) <= 9):
         raise BadInput("Expected-Round", "Expected-Round must be the number of the round being entered.")
     rnd, state, created = services.add_round(match_id, payload, idem_key=key,
-                                             expected_seq=int(expected[:9]) if expected else None)
+                                             expected_seq=int(expected) if expected else None)
     state_json = games.game(match.game).state_json(state, services.night_money(match.night))
     return jsonify({"round": rnd.seq, "state": state_json}), 201 if created else 200
 

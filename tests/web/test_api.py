@@ -371,3 +371,22 @@ def test_failure_limiter_forgets_after_the_window() -> None:
     assert lim.retry_after("a") == 31
     now[0] += 31
     assert lim.retry_after("a") == 0
+
+
+@pytest.mark.parametrize("path", [
+    "/api/nights/226560612266190503936", "/api/matches/460434785792686464857666486272",
+    "/api/nights/1/payments/190000000000000000000000/void", "/nights/99999999999999999999999999",
+])
+def test_huge_ids_are_404_not_overflow(api: Api, path: str) -> None:
+    """Found by schemathesis: ids beyond 64 bits overflowed SQLite (a 500)."""
+    method = "POST" if path.endswith("/void") else "GET"
+    status, _ = api.call(method, path, {} if method == "POST" else None)
+    assert status == 404
+
+
+def test_huge_numbers_in_bodies_are_400(api: Api) -> None:
+    night = api.night["id"]
+    assert api.call("POST", f"/api/nights/{night}/carry", {"to_night": 10**30})[1]["field"] == "to_night"
+    m = api.new_match("kul", ["Anna", "Bo"], stake="1.00")
+    assert api.call("POST", f"/api/matches/{m['id']}/rounds", {"last_trick": "Bo"},
+                    headers={"Expected-Round": "9" * 40})[0] == 400
