@@ -458,7 +458,7 @@ def find_by_key(match: Match, key: str) -> Round | None:
 
 
 def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
-              expected_seq: int | None = None, idem: Idem | None = None) -> tuple[Round, Any, bool]:
+              expected_seq: int | None = None) -> tuple[Round, Any, bool]:
     """Enter a round: the engine checks it, then it is stored with the new state.
 
     Returns ``(round, state, created)``; with an ``idem_key`` already used in
@@ -492,7 +492,6 @@ def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
         try:
             with writing(fresh=False):
                 rnd = _write_event(match, version, "round", canonical, new_state, idem_key)
-                store_reply(idem, (rnd, new_state))
         except (IntegrityError, Conflict):
             db.session.rollback()
             db.session.expire_all()

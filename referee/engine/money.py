@@ -57,21 +57,18 @@ class Money:
         return f"{sign}{whole}.{frac:0{self.digits}d}"
 
 
-def split(total: int, shares: int, first: int = 0) -> tuple[int, ...]:
+def split(total: int, shares: int) -> tuple[int, ...]:
     """Split ``total`` minor units into ``shares`` parts as equal as possible.
 
-    The remainder goes one unit each to the parts starting at index
-    ``first`` and wrapping around: the rule every game's digest names for
-    leftover öre or cents ("one unit each in seat order starting with ...").
-    The parts always add up to ``total`` exactly.
+    The remainder goes one unit each to the first parts; :func:`share` puts
+    the parts in seat order from the dealer's left, the rule every game's
+    digest names for leftover öre or cents. The parts always add up to
+    ``total`` exactly.
     """
     if shares <= 0:
         raise ValueError("cannot split among no one")
     base, rest = divmod(total, shares)
-    parts = [base] * shares
-    for k in range(rest):
-        parts[(first + k) % shares] += 1
-    return tuple(parts)
+    return tuple(base + 1 if k < rest else base for k in range(shares))
 
 
 def share(total: int, seats: Iterable[int], n: int, dealer: int) -> tuple[int, ...]:
