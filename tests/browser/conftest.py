@@ -88,3 +88,49 @@ def phone(browser: Any) -> Iterator[Any]:
         yield page
     finally:
         context.close()
+
+
+def expected_noise(msg: Any) -> bool:
+    """Console errors that are no fault: the 422 of a deliberately refused entry, the absent favicon."""
+    return "status of 422" in msg.text or "favicon" in str((msg.location or {}).get("url", ""))
+
+
+@dataclass
+class Watched:
+    """A page whose script errors are collected, and where its screenshots go.
+
+    Every browser test ends with ``assert not watched.problems``: a page that
+    throws or logs an unexpected error fails the test even if it looked right.
+    """
+
+    page: Any
+    shots: Path
+    prefix: str
+    problems: list[str]
+
+    def shot(self, name: str, full: bool = True) -> None:
+        self.page.screenshot(path=str(self.shots / f"{self.prefix}{name}.png"), full_page=full)
+
+
+def watch(page: Any, artifacts: Path, prefix: str) -> Watched:
+    """Collect page errors and unexpected console errors; screenshots go to ``test-artifacts/browser``."""
+    shots = artifacts / "browser"
+    shots.mkdir(parents=True, exist_ok=True)
+    watched = Watched(page, shots, prefix, [])
+    page.on("pageerror", lambda exc: watched.problems.append(f"page error: {exc}"))
+    page.on("console", lambda msg: watched.problems.append(f"console {msg.type}: {msg.text} {msg.location}")
+            if msg.type == "error" and not expected_noise(msg) else None)
+    return watched
+
+
+def new_night(page: Any, base_url: str, name: str, players: list[str], currency: str | None = None) -> str:
+    """Create a night the way a leader does (start page, New night, the form); returns the night's URL."""
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="New night").tap()
+    page.get_by_label("Name of the night").fill(name)
+    if currency:
+        page.get_by_label("Currency").select_option(currency)
+    page.get_by_label("Players, one per line").fill("\n".join(players))
+    page.get_by_role("button", name="Create the night").tap()
+    page.get_by_role("heading", name=name).wait_for()
+    return str(page.url)

@@ -37,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer
+from tests.browser.conftest import LiveServer, new_night, watch
 from tests.browser.test_svangknack_night import minor, shown_balances
 
 pytestmark = pytest.mark.browser
@@ -128,29 +128,13 @@ def standings(page: Any) -> tuple[list[str], dict[str, int], dict[str, int]]:
     return order, points, money
 
 
-def _expected_noise(msg: Any) -> bool:
-    return "status of 422" in msg.text or (msg.location or {}).get("url", "").endswith("/favicon.ico")
-
-
 def test_three_knaker_games_on_a_phone(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
     page = phone
-    shots = artifacts / "browser"
-    shots.mkdir(parents=True, exist_ok=True)
-    problems: list[str] = []
-    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text}")
-            if msg.type == "error" and not _expected_noise(msg) else None)
-
-    def shot(name: str) -> None:
-        page.screenshot(path=str(shots / f"knaker-{name}.png"), full_page=True)
+    watched = watch(page, artifacts, "knaker-")
+    problems, shot = watched.problems, watched.shot
 
     # --- a night and a Knaker match -----------------------------------------
-    page.goto(live_server.url + "/nights/new")
-    page.get_by_label("Name of the night").fill("Knakerkväll")
-    page.get_by_label("Players, one per line").fill("\n".join(SEATS))
-    page.get_by_role("button", name="Create the night").tap()
-    page.get_by_role("heading", name="Knakerkväll").wait_for()
-    night_url = page.url
+    night_url = new_night(page, live_server.url, "Knakerkväll", SEATS)
     page.get_by_role("link", name="New match").tap()
     with page.expect_navigation():
         page.locator('select[name="game"]').select_option("knaker")
@@ -269,10 +253,7 @@ def test_a_game_without_javascript(live_server: LiveServer, browser: Any, artifa
     context.set_default_timeout(10_000)
     page = context.new_page()
     try:
-        page.goto(live_server.url + "/nights/new")
-        page.get_by_label("Name of the night").fill("Utan skript")
-        page.get_by_label("Players, one per line").fill("\n".join(SEATS))
-        page.get_by_role("button", name="Create the night").tap()
+        new_night(page, live_server.url, "Utan skript", SEATS)
         page.get_by_role("link", name="New match").tap()
         page.locator('select[name="game"]').select_option("knaker")
         page.get_by_role("button", name="Show this game's options").tap()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer
+from tests.browser.conftest import LiveServer, watch
 
 pytestmark = pytest.mark.browser
 
@@ -24,21 +24,13 @@ def test_knaker_referee_on_a_phone(live_server: LiveServer, phone: Any, artifact
     from playwright.sync_api import expect
 
     page = phone
-    shots = artifacts / "browser"
-    shots.mkdir(parents=True, exist_ok=True)
-    problems: list[str] = []
-    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    # The refused "Lay it" answers 422 on purpose; the browser logs that status as an error.
-    page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text}")
-            if msg.type == "error" and "status of 422" not in msg.text and "favicon" not in str(msg.location)
-            else None)
+    # The refused "Lay it" answers 422 on purpose; the browser logs that status as an error (expected noise).
+    watched = watch(page, artifacts, "knaker_referee-")
+    problems, shot = watched.problems, watched.shot
     loads: list[str] = []  # whole pages loaded (GET or the form's POST)
     page.on("request", lambda req: loads.append(f"{req.method} {req.url}") if req.resource_type == "document" else None)
     fetched: list[str] = []
     page.on("request", lambda req: fetched.append(req.url) if req.resource_type == "fetch" else None)
-
-    def shot(name: str) -> None:
-        page.screenshot(path=str(shots / f"knaker_referee-{name}.png"), full_page=True)
 
     def choose(name: str, value: str) -> None:
         page.locator("label.pick", has=page.locator(f'input[name="{name}"][value="{value}"]')).tap()

@@ -40,7 +40,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer
+from tests.browser.conftest import LiveServer, new_night, watch
 
 pytestmark = pytest.mark.browser
 
@@ -134,25 +134,11 @@ def check(page: Any, next_dealer: str, expected: dict[str, tuple[int, int, int]]
 
 def test_schloapfer_match_to_the_end_on_a_phone(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
     page = phone
-    shots = artifacts / "browser"
-    shots.mkdir(parents=True, exist_ok=True)
-    problems: list[str] = []
-    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text}")
-            if msg.type == "error" and "status of 422" not in msg.text
-            and not (msg.location or {}).get("url", "").endswith("favicon.ico") else None)
-
-    def shot(name: str) -> None:
-        page.screenshot(path=str(shots / f"schloapfer-{name}.png"), full_page=True)
+    watched = watch(page, artifacts, "schloapfer-")
+    problems, shot, shots = watched.problems, watched.shot, watched.shots
 
     # --- night and match ------------------------------------------------------
-    page.goto(live_server.url + "/")
-    page.get_by_role("link", name="New night").tap()
-    page.get_by_label("Name of the night").fill("Jasskväll")
-    page.get_by_label("Currency").select_option("SEK")
-    page.get_by_label("Players, one per line").fill("Anna\nBo\nCia")
-    page.get_by_role("button", name="Create the night").tap()
-    page.get_by_role("heading", name="Jasskväll").wait_for()
+    new_night(page, live_server.url, "Jasskväll", SEATS, currency="SEK")
     page.get_by_role("link", name="New match").tap()
     page.get_by_role("heading", name="New match").wait_for()
     game = page.locator('select[name="game"]')

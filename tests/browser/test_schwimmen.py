@@ -28,17 +28,12 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer
+from tests.browser.conftest import LiveServer, new_night, watch
 from tests.browser.test_svangknack_night import minor, shown_balances, stored_rounds
 
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Anna", "Bo", "Cia"]
-
-
-def _expected_noise(msg: Any) -> bool:
-    """Console errors that are no fault: the 422 of the deliberately refused game, the absent favicon."""
-    return "status of 422" in msg.text or (msg.location or {}).get("url", "").endswith("/favicon.ico")
 
 
 class Page:
@@ -87,22 +82,11 @@ class Page:
 
 def test_schwimmen_match_on_a_phone(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
     page = phone
-    shots = artifacts / "browser"
-    shots.mkdir(parents=True, exist_ok=True)
-    problems: list[str] = []
-    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text} {msg.location}")
-            if msg.type == "error" and not _expected_noise(msg) else None)
-
-    def shot(name: str, full: bool = True) -> None:
-        page.screenshot(path=str(shots / f"schwimmen-{name}.png"), full_page=full)
+    watched = watch(page, artifacts, "schwimmen-")
+    problems, shot = watched.problems, watched.shot
 
     # --- a night and a Schwimmen match with one life each ----------------------
-    page.goto(live_server.url + "/nights/new")
-    page.get_by_label("Name of the night").fill("Schwimmabend")
-    page.get_by_label("Players, one per line").fill("\n".join(PLAYERS))
-    page.get_by_role("button", name="Create the night").tap()
-    page.get_by_role("heading", name="Schwimmabend").wait_for()
+    new_night(page, live_server.url, "Schwimmabend", PLAYERS)
     page.get_by_role("link", name="New match").tap()
     game = page.locator('select[name="game"]')
     with page.expect_navigation():

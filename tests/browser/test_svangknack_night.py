@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer
+from tests.browser.conftest import LiveServer, new_night, watch
 
 pytestmark = pytest.mark.browser
 
@@ -140,36 +140,17 @@ def stored_rounds(server: LiveServer, match_id: int) -> list[tuple[int, bool]]:
     return [(seq, bool(void)) for seq, void in rows]
 
 
-def _expected_noise(msg: Any) -> bool:
-    """Console errors that are no fault: the 422 of the deliberately invalid round, the absent favicon."""
-    return "status of 422" in msg.text or (msg.location or {}).get("url", "").endswith("/favicon.ico")
-
-
 def test_svangknack_night_on_a_phone(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
     page = phone
-    shots = artifacts / "browser"
-    shots.mkdir(parents=True, exist_ok=True)
-    problems: list[str] = []
-    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text} {msg.location}")
-            if msg.type == "error" and not _expected_noise(msg) else None)
+    watched = watch(page, artifacts, "")
+    problems, shot = watched.problems, watched.shot
     posts: list[str] = []
     page.on("request", lambda req: posts.append(req.url) if req.method == "POST" else None)
 
-    def shot(name: str) -> None:
-        page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
-
     # --- a new night ---------------------------------------------------------
-    page.goto(live_server.url + "/")
-    page.get_by_role("link", name="New night").tap()
-    page.get_by_label("Name of the night").fill("Fredagskväll")
-    page.get_by_label("Currency").select_option("SEK")
-    page.get_by_label("Players, one per line").fill("Anna\nBo\nCia\nDan")
-    page.get_by_role("button", name="Create the night").tap()
-    page.get_by_role("heading", name="Fredagskväll").wait_for()
+    night_url = new_night(page, live_server.url, "Fredagskväll", ["Anna", "Bo", "Cia", "Dan"], currency="SEK")
     assert "SEK" in page.locator("main p.muted").first.inner_text()
     assert shown_balances(page) == {"Anna": 0, "Bo": 0, "Cia": 0, "Dan": 0}
-    night_url = page.url
     shot("01-night")
 
     # --- a new match: Svängknack, Dan moved up one seat, Anna deals, 3.00 ----
