@@ -11,10 +11,11 @@ that the service layer can drive any game without knowing its rules:
 - ``NAME``: the game's name in the API (``"svangknack"``).
 - ``Options``: a frozen dataclass of the options named in ``rules/``, each with
   its default; parsed from JSON by :func:`referee.engine.records.parse_options`.
-- ``State``: a frozen dataclass. Every state has ``players`` (seat order,
-  clockwise), ``balances`` (minor units, aligned with ``players``), ``pot``
-  (minor units, 0 when the game has none) and ``finished``. Invariant after
-  every step: ``sum(balances) + pot == 0``.
+- ``State``: a frozen dataclass derived from :class:`MatchState`, so every
+  state has ``players`` (seat order, clockwise), ``balances`` (minor units,
+  aligned with ``players``), ``pot`` (minor units, 0 when the game has none),
+  ``finished``, ``stake`` and ``dealer``. Invariant after every step:
+  ``sum(balances) + pot == 0``.
 - ``start(players, dealer, stake, options) -> State``: a new match; raises
   :class:`RuleViolation` (player count, stake rules).
 - ``parse_round(state, data, money) -> Round``: the API's round payload into
@@ -33,6 +34,7 @@ that the service layer can drive any game without knowing its rules:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.engine.money import Money
@@ -60,6 +62,22 @@ class BadInput(ValueError):
         super().__init__(message)
         self.field = field
         self.message = message
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchState:
+    """What every game's state holds, so the ledger and pages read them alike.
+
+    Keyword-only, so that each game's ``State`` can add fields without
+    defaults after these (every engine builds its states by keyword).
+    """
+
+    players: tuple[str, ...]
+    balances: tuple[int, ...]
+    pot: int
+    finished: bool
+    stake: int
+    dealer: int
 
 
 class Game(Protocol):

@@ -78,7 +78,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved, violation
+from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
 from referee.engine.money import Money, add, share
 from referee.engine.records import expect_int, expect_object, expect_player, expect_str, option
 
@@ -167,20 +167,14 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
-class State:
+class State(MatchState):
     """A Knaker match between games (all tuples aligned with ``players``).
 
     ``dots``, ``giffel``, ``offences`` and ``denials`` belong to the game being
     played; ``carried`` are dots already given for the next game.
     """
 
-    players: tuple[str, ...]
-    balances: tuple[int, ...]
-    pot: int
-    finished: bool
     options: Options
-    stake: int
-    dealer: int
     dots: tuple[int, ...]
     giffel: tuple[bool, ...]
     offences: tuple[int, ...]

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved, violation
+from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
 from referee.engine.money import Money, add, pay, share
 from referee.engine.records import expect_object, expect_player, option, options_json
 
@@ -55,15 +55,9 @@ class Round:
 
 
 @dataclass(frozen=True)
-class State:
+class State(MatchState):
     """A game of Kul between deals."""
 
-    players: tuple[str, ...]
-    balances: tuple[int, ...]
-    pot: int
-    finished: bool
-    dealer: int
-    stake: int
     options: Options
     marks: tuple[int, ...]
     winner: int | None = None

@@ -83,7 +83,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved, violation
+from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
 from referee.engine.cards import SUITS, Card, full_deck, parse_card
 from referee.engine.money import Money, add, share
 from referee.engine.records import (
@@ -155,14 +155,8 @@ class Deal:
 
 
 @dataclass(frozen=True)
-class State:
-    players: tuple[str, ...]
-    balances: tuple[int, ...]
-    pot: int
-    finished: bool
+class State(MatchState):
     options: Options
-    stake: int
-    dealer: int
     round_no: int
     points: tuple[int, ...]
     rings: tuple[int, ...]

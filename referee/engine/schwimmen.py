@@ -64,7 +64,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved, violation
+from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
 from referee.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_card, parse_cards
 from referee.engine.money import Money, add, share
 from referee.engine.records import (
@@ -247,14 +247,8 @@ class Round:
 
 
 @dataclass(frozen=True)
-class State:
-    players: tuple[str, ...]
-    balances: tuple[int, ...]
-    pot: int
-    finished: bool
+class State(MatchState):
     options: Options
-    stake: int
-    dealer: int
     lives: tuple[int, ...]
     swimming: tuple[bool, ...]
     out: tuple[bool, ...]

@@ -52,7 +52,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, check_conserved, violation
+from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
 from referee.engine.cards import RANKS, Card, parse_card
 from referee.engine.money import Money, add, pay, share
 from referee.engine.records import (
@@ -133,15 +133,9 @@ class Result:
 
 
 @dataclass(frozen=True)
-class State:
+class State(MatchState):
     """A Svängknack match between rounds."""
 
-    players: tuple[str, ...]
-    balances: tuple[int, ...]
-    pot: int
-    finished: bool
-    dealer: int
-    stake: int
     options: Options
     fresh_pot: bool = True
     round_no: int = 0
