@@ -29,8 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
-from referee.engine.money import Money, add, pay, share
+from referee.engine import BadInput, RuleViolation, pot, violation
+from referee.engine.money import Money, pay
+from referee.engine.pot import PotState
 from referee.engine.records import expect_object, expect_player, option, options_json
 
 NAME = "kul"
@@ -55,7 +56,7 @@ class Round:
 
 
 @dataclass(frozen=True)
-class State(MatchState):
+class State(PotState):
     """A game of Kul between deals."""
 
     options: Options
@@ -63,10 +64,6 @@ class State(MatchState):
     winner: int | None = None
     round_no: int = 0
     last_trick: int | None = None
-    carried_in: int = 0
-    carried_out: int | None = None
-    closed_how: str | None = None
-    closed_to: int | None = None
 
 
 def start(players: tuple[str, ...], dealer: str, stake: int, options: Options, *,
@@ -88,8 +85,8 @@ def start(players: tuple[str, ...], dealer: str, stake: int, options: Options, *
     return state
 
 
-def _conserved(state: State) -> None:
-    check_conserved(state.balances, state.pot - state.carried_in)
+#: Money is conserved counting a carried-in pot as from outside.
+_conserved = pot.conserved
 
 
 def parse_round(state: State, data: Mapping[str, Any], money: Money) -> Round:
@@ -130,28 +127,9 @@ def check(state: State, rnd: Round) -> RuleViolation | None:
     return violation(apply, state, rnd)
 
 
-def close(state: State, how: str, to: str | None) -> State:
-    """The leader ends the game early; a pot is split, awarded or carried (SK-14)."""
-    if state.finished:
-        raise RuleViolation("SK-14", "The game is already over (SK-14).")
-    n = len(state.players)
-    if state.pot == 0:
-        nxt = replace(state, finished=True)
-    elif how == "split":
-        shares = share(state.pot, range(n), n, state.dealer)
-        nxt = replace(state, balances=add(state.balances, shares), pot=0, finished=True, closed_how="split")
-    elif how == "award":
-        if to is None or to not in state.players:
-            raise BadInput("to", "Say which player of this match is awarded the pot.")
-        who = state.players.index(to)
-        nxt = replace(state, balances=pay(state.balances, who, state.pot), pot=0, finished=True,
-                      closed_how="award", closed_to=who)
-    elif how == "carry":
-        nxt = replace(state, finished=True, carried_out=state.pot, closed_how="carry")
-    else:
-        raise BadInput("pot", "pot must be one of: split, award, carry.")
-    _conserved(nxt)
-    return nxt
+
+#: The leader closes the match the way every pot game does (SK-14).
+close = pot.close
 
 
 def state_json(state: State, money: Money) -> dict[str, Any]:

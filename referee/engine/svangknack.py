@@ -52,9 +52,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
+from referee.engine import BadInput, RuleViolation, pot, violation
 from referee.engine.cards import RANKS, Card, parse_card
-from referee.engine.money import Money, add, pay, share
+from referee.engine.money import Money, add, pay
+from referee.engine.pot import PotState
 from referee.engine.records import (
     expect_bool,
     expect_int,
@@ -133,16 +134,12 @@ class Result:
 
 
 @dataclass(frozen=True)
-class State(MatchState):
+class State(PotState):
     """A Svängknack match between rounds."""
 
     options: Options
     fresh_pot: bool = True
     round_no: int = 0
-    carried_in: int = 0
-    carried_out: int | None = None
-    closed_how: str | None = None
-    closed_to: int | None = None
     last: Result | None = None
 
 
@@ -172,8 +169,8 @@ def start(players: tuple[str, ...], dealer: str, stake: int, options: Options, *
     return state
 
 
-def _conserved(state: State) -> None:
-    check_conserved(state.balances, state.pot - state.carried_in)
+#: Money is conserved counting a carried-in pot as from outside.
+_conserved = pot.conserved
 
 
 # --- rounds ------------------------------------------------------------------
@@ -345,28 +342,9 @@ def check(state: State, rnd: Round) -> RuleViolation | None:
 CLOSE_HOWS = ("split", "award", "carry")
 
 
-def close(state: State, how: str, to: str | None) -> State:
-    """The leader ends the match; the pot is split, awarded or carried (SK-14)."""
-    if state.finished:
-        raise RuleViolation("SK-14", "The match is already closed (SK-14).")
-    n = len(state.players)
-    if state.pot == 0:
-        nxt = replace(state, finished=True)
-    elif how == "split":
-        shares = share(state.pot, range(n), n, state.dealer)
-        nxt = replace(state, balances=add(state.balances, shares), pot=0, finished=True, closed_how="split")
-    elif how == "award":
-        if to is None:
-            raise BadInput("to", "Say which player is awarded the pot.")
-        winner = _seat(state, to, "to")
-        nxt = replace(state, balances=pay(state.balances, winner, state.pot), pot=0, finished=True,
-                      closed_how="award", closed_to=winner)
-    elif how == "carry":
-        nxt = replace(state, finished=True, carried_out=state.pot, closed_how="carry")
-    else:
-        raise BadInput("pot", "pot must be one of: split, award, carry.")
-    _conserved(nxt)
-    return nxt
+
+#: The leader closes the match the way every pot game does (SK-14).
+close = pot.close
 
 
 # --- SK-3: who deals first ---------------------------------------------------
