@@ -6,23 +6,22 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, g, jsonify, request, session
+from flask import Flask, Response, g, request, session
 from flask_babel import Babel
 from flask_migrate import Migrate
-from flask_wtf.csrf import CSRFError, CSRFProtect
-from werkzeug.exceptions import HTTPException
+from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
-from referee import config
-from referee.models import db
+from referee import config, errors
+from referee.models import MAX_ID, db
 
 ROOT = Path(__file__).resolve().parent.parent
 
 class BoundedInt(IntegerConverter):
-    """``<int:...>`` limited to what a database id can be (1 .. 2**62)."""
+    """``<int:...>`` limited to what a database id can be (ids are 32-bit INTEGER columns)."""
 
     def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max", 2**62)
+        kwargs.setdefault("max", MAX_ID)  # a larger id would overflow the column: a 404, not a 500
         super().__init__(map, *args, **kwargs)
 
 
@@ -44,13 +43,14 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=str(config.INSTANCE))
     app.config.update(config.load(overrides))
-    # Ids in URLs fit the database's 64-bit integers; a larger number is a 404, not an overflow.
+    # Ids in URLs fit the database's id columns; a larger number is a 404, not an overflow.
     app.url_map.converters["int"] = BoundedInt
 
     from referee.ratelimit import FailureLimiter
 
     app.extensions["referee.failures"] = FailureLimiter(app.config["TOKEN_FAILURES"], app.config["TOKEN_WINDOW"])
     db.init_app(app)
+    errors.register_session_end(app)  # after init_app: teardowns run in reverse, so this one runs first
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale,
@@ -76,47 +76,10 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
         csrf.exempt(floor.bp)
         floor.register(app)
 
-    _register_errors(app)
+    errors.register(app)
     _register_headers(app)
     _register_cli(app)
     return app
-
-
-def _wants_json() -> bool:
-    return request.path.startswith("/api/")
-
-
-def _register_errors(app: Flask) -> None:
-    from flask import render_template
-
-    @app.errorhandler(HTTPException)
-    def _http(exc: HTTPException) -> Any:
-        code = exc.code or 500
-        if _wants_json():
-            return jsonify({"error": exc.description or exc.name}), code
-        return render_template("error.html", code=code, message=exc.description), code
-
-    @app.errorhandler(CSRFError)
-    def _csrf(exc: CSRFError) -> Any:
-        return render_template("error.html", code=400, message=exc.description), 400
-
-    @app.errorhandler(Exception)
-    def _unexpected(exc: Exception) -> Any:
-        from referee.services import Unavailable
-
-        app.logger.exception("unexpected error")
-        db.session.rollback()
-        if isinstance(exc, Unavailable) or exc.__class__.__name__ == "OperationalError":
-            message, code = "The database is busy or unavailable; try again in a moment.", 503
-        else:
-            message, code = "Something went wrong on our side; nothing was saved.", 500
-        if _wants_json():
-            resp = jsonify({"error": message})
-        else:
-            resp = Response(render_template("error.html", code=code, message=message))
-        if code == 503:
-            resp.headers["Retry-After"] = "2"
-        return resp, code
 
 
 def _register_headers(app: Flask) -> None:

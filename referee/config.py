@@ -65,4 +65,10 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "TOKEN_WINDOW": float(os.environ.get("TOKEN_WINDOW", 300)),
     }
     settings.update(overrides)
+    if not str(settings["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        # Pooled connections die with a restarted database server: check each one as it leaves the
+        # pool (one round trip), so the first requests after a restart do not fail on a dead one.
+        engine_options = dict(settings.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        engine_options.setdefault("pool_pre_ping", True)
+        settings["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options
     return settings

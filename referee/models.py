@@ -9,12 +9,13 @@ writing at once into one success and one clear conflict.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import UTC, date, datetime
 from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -27,9 +28,25 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 
 
+#: The largest id (and round number) the tables hold: they are 32-bit INTEGER
+#: columns on PostgreSQL. A larger number in a URL is a 404, in a body a 400.
+MAX_ID = 2**31 - 1
+
+
 def new_token() -> str:
     """An unguessable token: 192 random bits, URL-safe."""
     return secrets.token_urlsafe(24)
+
+
+def token_key(token: str) -> str:
+    """What a token is looked up by: its SHA-256, never the token itself.
+
+    A database index compares strings byte by byte, so looking up the token
+    itself would let response times tell a guesser how many leading
+    characters were right. The hash of a guess says nothing about the real
+    token; the token is then compared in constant time as well.
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def now() -> datetime:
@@ -43,6 +60,8 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
     token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    #: ``token_key(token)``, filled in on insert (see :func:`_fill_token_keys`).
+    token_key: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
 
     players: Mapped[list[Player]] = relationship(back_populates="group", order_by="Player.id")
@@ -78,8 +97,11 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     #: The game leader (a player's name or anyone's): printed on the sheet,
     #: the hub of the "everything through the leader" plan.
     leader: Mapped[str] = mapped_column(String(40), default="")
-    edit_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
-    view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    edit_token: Mapped[str] = mapped_column(String(64), unique=True)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True)
+    #: The tokens' ``token_key``s, which the links are looked up by.
+    edit_key: Mapped[str] = mapped_column(String(64), unique=True)
+    view_key: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
 
     group: Mapped[Group] = relationship(back_populates="nights")
@@ -207,3 +229,19 @@ class Payment(db.Model):  # type: ignore[name-defined,misc]
     void_reason: Mapped[str] = mapped_column(String(500), default="")
     idempotency_key: Mapped[str | None] = mapped_column(String(100), default=None)
 
+
+
+@event.listens_for(Group, "before_insert")
+def _fill_group_key(_mapper: Any, _conn: Any, group: Group) -> None:
+    """A new group gets its token, and the key it is looked up by."""
+    group.token = group.token or new_token()
+    group.token_key = token_key(group.token)
+
+
+@event.listens_for(Night, "before_insert")
+def _fill_token_keys(_mapper: Any, _conn: Any, night: Night) -> None:
+    """A new night gets its two tokens, and the keys they are looked up by."""
+    night.edit_token = night.edit_token or new_token()
+    night.view_token = night.view_token or new_token()
+    night.edit_key = token_key(night.edit_token)
+    night.view_key = token_key(night.view_token)

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee import payment_codes, services
 from referee.engine import BadInput
-from referee.models import Match, Night, Payment, Player, db
+from referee.models import MAX_ID, Match, Night, Payment, Player, db
 from referee.services import POT_PARTY, Idem, clean_name, night_money, writing
 from referee.settle import Plan, settle, via_leader
 
@@ -173,7 +173,7 @@ def _by_key(night: Night, key: str) -> Payment | None:
 
 def void_payment(night: Night, payment_id: object, reason: object) -> Payment:
     """Void a payment, or both halves of a carried debt; nothing is deleted."""
-    if isinstance(payment_id, bool) or not isinstance(payment_id, int) or not 0 < payment_id < 2**62:
+    if isinstance(payment_id, bool) or not isinstance(payment_id, int) or not 0 < payment_id <= MAX_ID:
         raise BadInput("payment", "payment must be a number.")
     why = "" if reason in (None, "") else clean_name(reason, "reason", 500)
     with writing():
@@ -202,7 +202,7 @@ def carry_debts(night: Night, to_night_id: object) -> str:
 
     Returns the carry's id; both halves are voided together.
     """
-    if isinstance(to_night_id, bool) or not isinstance(to_night_id, int) or not 0 < to_night_id < 2**62:
+    if isinstance(to_night_id, bool) or not isinstance(to_night_id, int) or not 0 < to_night_id <= MAX_ID:
         raise BadInput("to_night", "to_night must be the number of a later night of this group.")
     target = db.session.get(Night, to_night_id)
     if target is None or target.group_id != night.group_id or target.id <= night.id:

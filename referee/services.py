@@ -9,6 +9,7 @@ one commits, the other gets :class:`Conflict` with the fresh state.
 
 from __future__ import annotations
 
+import hmac
 import json
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
@@ -30,6 +31,7 @@ from referee.engine import BadInput, RuleViolation
 from referee.engine.money import Money
 from referee.engine.records import dump, load, parse_options
 from referee.models import (
+    MAX_ID,
     Group,
     IdempotentReply,
     Match,
@@ -41,6 +43,7 @@ from referee.models import (
     db,
     new_token,
     now,
+    token_key,
 )
 
 MAX_NAME = 40
@@ -212,8 +215,8 @@ def create_night(name: object, currency: object, players: object, *, date: Date 
         if group_token is not None:
             if not isinstance(group_token, str):
                 raise BadInput("group_token", "group_token must be text.")
-            grp = db.session.scalar(select(Group).where(Group.token == group_token))
-            if grp is None:
+            grp = db.session.scalar(select(Group).where(Group.token_key == token_key(group_token)))
+            if grp is None or not hmac.compare_digest(grp.token.encode(), group_token.encode()):
                 raise NotFound("No group has that token.")
         else:
             grp = Group(name=clean_name(group, "group", MAX_TEXT) if group else name)
@@ -258,7 +261,7 @@ def revoke_edit_token(night: Night) -> str:
     token = new_token()
     with writing():
         db.session.execute(update(Night.__table__).where(Night.__table__.c.id == night.id)
-                           .values(edit_token=token))
+                           .values(edit_token=token, edit_key=token_key(token)))
     db.session.expire(night)
     return token
 
@@ -272,11 +275,14 @@ def get_night(night_id: int) -> Night:
 
 def night_by_token(token: str) -> tuple[Night, bool] | None:
     """The night an edit or view token opens, and whether it may write."""
-    night = db.session.scalar(select(Night).where(Night.edit_token == token))
-    if night is not None:
+    key = token_key(token)
+    night = db.session.scalar(select(Night).where(Night.edit_key == key))
+    if night is not None and hmac.compare_digest(night.edit_token.encode(), token.encode()):
         return night, True
-    night = db.session.scalar(select(Night).where(Night.view_token == token))
-    return (night, False) if night is not None else None
+    night = db.session.scalar(select(Night).where(Night.view_key == key))
+    if night is not None and hmac.compare_digest(night.view_token.encode(), token.encode()):
+        return night, False
+    return None
 
 
 # --- matches -----------------------------------------------------------------
@@ -506,34 +512,43 @@ def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None 
     """Mark an event void and recompute the match without it.
 
     Refused with the rule of the first later round that would no longer be
-    valid; then nothing changes.
+    valid; then nothing changes. A void names its round, not a view of the
+    match, so when another phone's write gets in first (PostgreSQL lets the
+    two overlap; the version check catches it) the void is simply tried again
+    on the new state, as a round is.
     """
-    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq < 2**62:
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq <= MAX_ID:
         raise BadInput("round", "round must be a number.")
     why = "" if reason in (None, "") else clean_name(reason, "reason", 500)
-    try:
-        with writing():
-            match = get_match(match_id)
-            rnd = next((r for r in match.rounds if r.seq == seq), None)
-            if rnd is None:
-                raise NotFound(f"Match {match_id} has no round {seq}.")
-            if rnd.void:
-                raise BadInput("round", f"Round {seq} is already void.")
-            version = match.snapshot.version
-            try:
-                new_state = replay(match, skip=seq)
-            except RuleViolation as exc:
-                later = getattr(exc, "round", "?")
-                raise RuleViolation(exc.rule, f"Voiding round {seq} would make round {later} invalid: "
-                                              f"{exc.message}") from None
-            _check_carry_kept(match, state_of(match), new_state)
-            rnd.void = True
-            rnd.void_reason = why
-            _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
-            store_reply(idem, new_state)
-    except IntegrityError:
-        db.session.rollback()
-        raise _conflict(get_match(match_id)) from None
+    for _attempt in range(5):
+        try:
+            return _void_once(match_id, seq, why, idem)
+        except (IntegrityError, Conflict):
+            db.session.rollback()
+            db.session.expire_all()
+    raise _conflict(get_match(match_id))
+
+
+def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
+    with writing():
+        match = get_match(match_id)
+        rnd = next((r for r in match.rounds if r.seq == seq), None)
+        if rnd is None:
+            raise NotFound(f"Match {match_id} has no round {seq}.")
+        if rnd.void:
+            raise BadInput("round", f"Round {seq} is already void.")
+        version = match.snapshot.version
+        try:
+            new_state = replay(match, skip=seq)
+        except RuleViolation as exc:
+            later = getattr(exc, "round", "?")
+            raise RuleViolation(exc.rule, f"Voiding round {seq} would make round {later} invalid: "
+                                          f"{exc.message}") from None
+        _check_carry_kept(match, state_of(match), new_state)
+        rnd.void = True
+        rnd.void_reason = why
+        _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
+        store_reply(idem, new_state)
     return new_state
 
 

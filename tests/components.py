@@ -80,11 +80,18 @@ class PostgresServer:
     def start(self) -> str:
         self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "referee",
                   "-E", "UTF8", "--no-locale")
+        self.start_server()
+        return f"postgresql+psycopg://referee@127.0.0.1:{self.port}/postgres"
+
+    def start_server(self) -> None:
+        """Start the server on its port and data directory (again, after ``stop_server``)."""
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"), "-w",
                   "-o", f"-h 127.0.0.1 -p {self.port} -k {self.dir} -F", "start")
-        url = f"postgresql+psycopg://referee@127.0.0.1:{self.port}/postgres"
-        self.wait(url)
-        return url
+        self.wait(f"postgresql+psycopg://referee@127.0.0.1:{self.port}/postgres")
+
+    def stop_server(self, mode: str = "fast") -> None:
+        """Stop the server but keep its data (``fast``: sessions are ended; ``immediate``: a crash)."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def wait(self, url: str, timeout: float = 30) -> None:
         import sqlalchemy as sa

@@ -67,11 +67,6 @@ def _conflict(exc: services.Conflict) -> tuple[Response, int]:
     return error(409, exc.message, match=services.match_json(exc.match))
 
 
-@bp.errorhandler(services.Unavailable)
-def _unavailable(exc: services.Unavailable) -> tuple[Response, int]:
-    resp, status = error(503, "The database is busy or unavailable; try again in a moment.")
-    resp.headers["Retry-After"] = "2"
-    return resp, status
 
 
 @bp.errorhandler(HTTPException)

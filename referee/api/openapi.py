@@ -13,6 +13,7 @@ from flask import jsonify
 
 from referee import games
 from referee.api import bp
+from referee.models import MAX_ID
 
 _MONEY = {"type": "string", "pattern": r"^-?\d+(\.\d+)?$", "description": "Minor-unit exact amount, e.g. \"12.50\"."}
 _NAMES = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40}}
@@ -42,12 +43,17 @@ _ERRORS = {
     "409": _resp("Someone else changed the match first.", _ref("Error")),
     "413": _resp("Request body too large.", _ref("Error")),
     "422": _resp("A rule forbids it.", _ref("RuleError")),
+    "429": _resp("Too many wrong tokens from this address; see Retry-After.", _ref("Error")),
     "503": _resp("Database busy or unavailable; retry.", _ref("Error")),
+    "507": _resp("The database cannot store anything (disk full or read-only); nothing was saved. "
+                 "Retrying does not help until an operator fixes it.", _ref("Error")),
 }
 
-_ID = {"name": "night_id", "in": "path", "required": True, "schema": {"type": "integer"}}
-_MID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
-_SEQ = {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}
+#: Ids are 32-bit database integers; a larger (or negative) number in a URL is a 404.
+_DB_ID = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
+_ID = {"name": "night_id", "in": "path", "required": True, "schema": _DB_ID}
+_MID = {"name": "match_id", "in": "path", "required": True, "schema": _DB_ID}
+_SEQ = {"name": "seq", "in": "path", "required": True, "schema": _DB_ID}
 _IDEM = {"name": "Idempotency-Key", "in": "header", "required": False,
          "schema": {"type": "string", "maxLength": 100},
          "description": "The same key sent twice makes one change and returns the first answer again."}
@@ -60,13 +66,22 @@ _VIEW = {"name": "view", "in": "query", "required": False, "schema": {"type": "s
 
 def _op(summary: str, ok: str, schema: dict[str, Any] | None, *, body: dict[str, Any] | None = None,
         params: list[dict[str, Any]] | None = None, auth: bool = True, status: str = "200",
-        errors: tuple[str, ...] = ("400", "401", "403", "404", "409", "413", "422", "503")) -> dict[str, Any]:
+        errors: tuple[str, ...] = ("400", "401", "403", "404", "409", "413", "422", "503", "507")) -> dict[str, Any]:
     op: dict[str, Any] = {"summary": summary, "parameters": params or [],
                           "responses": {status: _resp(ok, schema)} | {k: _ERRORS[k] for k in errors}}
     if body is not None:
         op["requestBody"] = {"required": True} | _json(body)
     if not auth:
         op["security"] = []
+    else:  # every operation that checks a token also counts wrong ones (rate limit)
+        op["responses"]["429"] = _ERRORS["429"]
+    return op
+
+
+def _replayable(op: dict[str, Any]) -> dict[str, Any]:
+    """An entry sent again with its Idempotency-Key answers 200 with the first answer (not 201)."""
+    op["responses"]["200"] = _resp("Already entered (same Idempotency-Key): the first answer again.",
+                                   _ref("RoundOut"))
     return op
 
 
@@ -103,7 +118,9 @@ def document() -> dict[str, Any]:
                                    "currency": {"type": "string", "description": "ISO 4217 code"},
                                    "players": _NAMES, "group": {"type": "string"},
                                    "group_token": {"type": "string"},
-                                   "date": {"type": "string", "format": "date"}, "place": {"type": "string"}}},
+                                   "date": {"type": "string", "format": "date"}, "place": {"type": "string"},
+                                   "leader": {"type": "string", "description": "The player who collects and "
+                                                                               "pays out (?plan=leader)."}}},
         "Night": {"type": "object", "required": ["id", "name", "currency", "players", "balances", "matches"],
                   "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
                                  "currency": {"type": "string"}, "players": _NAMES,
@@ -158,7 +175,7 @@ def document() -> dict[str, Any]:
                                          errors=())},
         "/api/nights": {"post": _op("Create a night (no credentials); answers with its tokens.", "Created",
                                     _ref("Night"), body=_ref("NightIn"), params=[_IDEM], auth=False,
-                                    status="201", errors=("400", "404", "413", "503"))},
+                                    status="201", errors=("400", "404", "413", "503", "507"))},
         "/api/nights/{night_id}": {"get": _op("A night, its matches and each player's net.", "The night",
                                               _ref("Night"), params=[_ID, _VIEW])},
         "/api/nights/{night_id}/revoke": {"post": _op(
@@ -179,12 +196,12 @@ def document() -> dict[str, Any]:
             status="201")},
         "/api/matches/{match_id}": {"get": _op("A match: state and log.", "The match", _ref("Match"),
                                                params=[_MID, _VIEW])},
-        "/api/matches/{match_id}/rounds": {"post": _op(
+        "/api/matches/{match_id}/rounds": {"post": _replayable(_op(
             "Enter a round (the game's payload).", "Created", _ref("RoundOut"), body=_ref("RoundIn"),
-            params=[_MID, _IDEM, _EXPECTED], status="201")},
-        "/api/matches/{match_id}/dots": {"post": _op("Knaker: penalty dots (KN-16).", "Created",
-                                                     _ref("RoundOut"), body=_ref("Dot"),
-                                                     params=[_MID, _IDEM], status="201")},
+            params=[_MID, _IDEM, _EXPECTED], status="201"))},
+        "/api/matches/{match_id}/dots": {"post": _replayable(_op(
+            "Knaker: penalty dots (KN-16).", "Created", _ref("RoundOut"), body=_ref("Dot"),
+            params=[_MID, _IDEM, _EXPECTED], status="201"))},
         "/api/matches/{match_id}/rounds/{seq}/void": {"post": _op(
             "Void a round; the match is recomputed without it.", "New state", _ref("StateOut"),
             body={"type": "object", "properties": {"reason": {"type": "string"}}}, params=[_MID, _SEQ, _IDEM])},
@@ -202,7 +219,7 @@ def document() -> dict[str, Any]:
             "Void a payment (or both halves of a carried debt).", "The settlement",
             {"type": "object", "properties": {"settlement": _ref("Settlement")}},
             body={"type": "object", "properties": {"reason": {"type": "string"}}},
-            params=[_ID, {"name": "payment_id", "in": "path", "required": True, "schema": {"type": "integer"}}])},
+            params=[_ID, {"name": "payment_id", "in": "path", "required": True, "schema": _DB_ID}])},
         "/api/nights/{night_id}/carry": {"post": _op(
             "Carry what is still open to a later night of the group (opening balances there).", "The settlement",
             {"type": "object", "properties": {"settlement": _ref("Settlement")}},
@@ -222,7 +239,7 @@ def document() -> dict[str, Any]:
         "/api/import": {"post": _op(
             "Import a night export into a new group (checked and replayed first).", "Created", _ref("Night"),
             body={"type": "object"}, params=[_IDEM], auth=False, status="201",
-            errors=("400", "413", "422", "503"))},
+            errors=("400", "413", "422", "503", "507"))},
         "/api/referee/svangknack/dealer": {"post": _op(
             "SK-3: who deals first from the drawn cards.", "The dealer",
             {"type": "object", "required": ["dealer"], "properties": {"dealer": {"type": "string"}}},
@@ -256,7 +273,12 @@ def document() -> dict[str, Any]:
             auth=False, errors=("400", "413"))},
         "/api/referee/schloapfer/eyes": {"post": _op(
             "SL-2: the eyes of a set of cards for a trump suit.", "The eyes",
-            {"type": "object", "required": ["eyes"], "properties": {"eyes": {"type": "integer"}}},
+            {"type": "object", "required": ["total", "trump", "cards"],
+             "properties": {"total": {"type": "integer"}, "trump": {"enum": list("SHDC")},
+                            "cards": {"type": "array", "items": {
+                                "type": "object", "required": ["card", "eyes", "trump"],
+                                "properties": {"card": {"type": "string"}, "eyes": {"type": "integer"},
+                                               "trump": {"type": "boolean"}}}}}},
             body={"type": "object", "required": ["cards", "trump"],
                   "properties": {"cards": {"type": "array", "items": _CARD}, "trump": {"enum": list("SHDC")}}},
             auth=False, errors=("400", "413"))},

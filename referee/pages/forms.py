@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
+
+from referee.engine import BadInput
 
 #: Currencies offered first in the list; any ISO 4217 code can be typed.
 COMMON_CURRENCIES = ("SEK", "EUR", "NOK", "DKK", "CHF", "GBP", "USD")
@@ -98,17 +101,23 @@ def option_texts(game: str, described: list[dict[str, Any]]) -> list[dict[str, A
     return out
 
 
+#: The seat numbers the new-match form offers (``<input type="number" min="0" max="99">``).
+SEAT_NUMBERS = range(100)
+
+
 def seats_from(form: MultiDict[str, str], night_players: list[str]) -> list[str]:
-    """Seat order from the new-match form: checked players sorted by their seat number."""
+    """Seat order from the new-match form: checked players sorted by their seat number.
+
+    A seat number the form cannot send (text, negative, huge) is :class:`BadInput`.
+    """
     chosen: list[tuple[int, int, str]] = []
     for pos, name in enumerate(night_players):
         if form.get(f"in_{pos}") is None:
             continue
-        try:
-            seat = int(form.get(f"seat_{pos}", pos))
-        except ValueError:
-            seat = pos
-        chosen.append((seat, pos, name))
+        raw = (form.get(f"seat_{pos}") or str(pos)).strip()
+        if not (raw.isascii() and raw.isdigit() and len(raw) < 4 and int(raw) in SEAT_NUMBERS):
+            raise BadInput("players", gettext("A seat number is a whole number from 0 to 99."))
+        chosen.append((int(raw), pos, name))
     return [name for _seat, _pos, name in sorted(chosen)]
 
 

@@ -171,6 +171,37 @@ def test_void_replays_without_the_round(api: Api) -> None:
     assert api.call("POST", f"/api/matches/{m['id']}/rounds/9/void", {})[0] == 404
 
 
+def test_void_that_loses_a_race_is_tried_again_on_the_new_state(api: Api, app: Any,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """On PostgreSQL a void and another phone's round can overlap; the void then retries, like a round."""
+    from referee import services
+
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        pytest.skip("SQLite takes the write lock before reading (BEGIN IMMEDIATE): the race cannot happen")
+    m = api.new_match("kul", ["Anna", "Bo", "Cia"], stake="2.00")
+    for who in ("Anna", "Bo"):
+        assert api.round(m["id"], {"last_trick": who})[0] == 201
+    real_bump, raced = services._bump, []
+
+    def bump_after_a_rival(match: Any, version: int, new_state: Any, next_seq: int) -> None:
+        if not raced:  # the first attempt: another phone's round lands between our read and our write
+            raced.append(version)
+            with app.app_context():
+                rival = app.test_client().post(f"/api/matches/{m['id']}/rounds", json={"last_trick": "Cia"},
+                                               headers={"Authorization": f"Bearer {api.token}"})
+                assert rival.status_code == 201, rival.get_json()
+        real_bump(match, version, new_state, next_seq)
+
+    monkeypatch.setattr(services, "_bump", bump_after_a_rival)
+    status, body = api.call("POST", f"/api/matches/{m['id']}/rounds/1/void", {"reason": "slip"})
+    if status == 409:
+        pytest.fail("the void was refused instead of tried again")
+    assert status == 200 and raced, body
+    assert body["state"]["marks"] == {"Anna": 0, "Bo": 1, "Cia": 1}
+    rounds = api.match(m["id"])["rounds"]
+    assert [(r["round"], r["void"]) for r in rounds] == [(1, True), (2, False), (3, False)]
+
+
 def test_void_refused_when_a_later_round_becomes_invalid(client: Any) -> None:
     api = Api(client)
     five = ["Anna", "Bo", "Cia", "Dan", "Eva"]

@@ -166,20 +166,29 @@ def _sk_forced(s: Any) -> bool:
     return mode == "always" or (mode == "fresh_pot" and s.fresh_pot)
 
 
-def sk_valid(draw: Draw, s: Any, passed: bool | None = None) -> dict[str, Any] | None:
-    """A round SK-4..SK-13 allow: svängare left of the dealer (or passed on), tricks adding up to 3."""
+def sk_valid(draw: Draw, s: Any, passed: bool | None = None, stake_change: bool = False) -> dict[str, Any] | None:
+    """A round SK-4..SK-13 allow: svängare left of the dealer (or passed on), tricks adding up to 3.
+
+    ``stake_change=True`` steers to a round after which a fresh pot is built (the svängare alone, or
+    three players forced in with a trick each) and always changes the stake (SK-13); None when the
+    options leave no such round (participation forced on more than three players: somebody is bet).
+    """
     if s.finished:
         return None
     names, n, d = s.players, len(s.players), s.dealer
+    forced = _sk_forced(s)
+    if stake_change and forced and n > 3:
+        return None
     if passed is None:
         passed = draw(st.booleans())
     sv = (d + 2) % n if passed else (d + 1) % n
     payload: dict[str, Any] = {}
     if passed or draw(st.booleans()):
         payload["svangare"] = names[sv]
-    forced = _sk_forced(s)
     if forced:
         inside = list(range(n))
+    elif stake_change:
+        inside = [sv]
     else:
         others = draw(st.sets(st.sampled_from([i for i in range(n) if i != sv]), max_size=n - 1))
         inside = sorted({sv} | others)
@@ -191,14 +200,15 @@ def sk_valid(draw: Draw, s: Any, passed: bool | None = None) -> dict[str, Any] |
             payload["tricks"] = {} if form == "empty" else {names[sv]: 3}
         nobody_bet = True
     else:
-        takers = draw(st.lists(st.sampled_from(inside), min_size=3, max_size=3))
+        takers = draw(st.permutations(inside) if stake_change else
+                      st.lists(st.sampled_from(inside), min_size=3, max_size=3))
         counts = {i: takers.count(i) for i in inside}
         zeros = draw(st.booleans())
         payload["tricks"] = {names[i]: c for i, c in counts.items() if c or zeros}
         nobody_bet = all(counts.values())
     if not passed and draw(st.booleans()):
         payload["redeal"] = draw(st.booleans())
-    if nobody_bet and draw(st.booleans()):  # SK-13: a fresh pot follows, the stake may change
+    if nobody_bet and (stake_change or draw(st.booleans())):  # SK-13: a fresh pot follows, the stake may change
         payload["new_stake"] = fmt(3 * draw(st.integers(1, 400)))
     return payload
 

@@ -123,7 +123,7 @@ def read_settings(form: MultiDict[str, str]) -> Settings:
         return value if value in choices else default
 
     dots_text = form.get("dots", "0")
-    dots = int(dots_text) if dots_text.isdigit() and int(dots_text) in DOTS else 0
+    dots = int(dots_text) if dots_text in [str(d) for d in DOTS] else 0
     return Settings(target=pick("target", ("pile", "lay"), "pile"), suit=pick("suit", SUITS, "S"),
                     source=pick("source", kp.SOURCES, "hand"), instick=_on(form, "instick"),
                     last_card=_on(form, "last_card"), dots=dots, double_deck=_on(form, "double_deck"),

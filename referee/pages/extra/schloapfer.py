@@ -32,7 +32,7 @@ _CARRY = re.compile(r"(eyes|pass)_[0-9]{1,2}")
 
 def _match(raw: str | None) -> Match | None:
     """The match the counter was opened from, if this phone may see it."""
-    if not raw or not raw.isdigit():
+    if not raw or not (raw.isascii() and raw.isdigit() and len(raw) < 10):  # no "²", no id beyond the database's
         return None
     try:
         match = services.get_match(int(raw))
@@ -61,7 +61,7 @@ def schloapfer_eyes() -> Any:
     values = request.form if request.method == "POST" else request.args
     match = _match(values.get("match"))
     pos_raw = values.get("pos", "")
-    pos = int(pos_raw) if pos_raw.isdigit() else None
+    pos = int(pos_raw) if pos_raw.isascii() and pos_raw.isdigit() and len(pos_raw) < 4 else None
     trump = (values.get("trump") or "").upper()
     chosen = [c.upper() for c in values.getlist("card")][:36]
     count: EyeCount | None = None

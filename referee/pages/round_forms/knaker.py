@@ -20,8 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
+
+from referee.engine import BadInput
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "payout": (_l("Payout"), _l("Money per game: none (standings only), loser_pays (the last place pays the "
@@ -75,7 +78,7 @@ CONSEQUENCE_TEXT: dict[str, Any] = {
 
 def _int(raw: str | None) -> int | None:
     raw = (raw or "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 4 else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else None  # not "²" (a digit to isdigit)
 
 
 def parse(form: MultiDict[str, str], state: dict[str, Any], players: list[str]) -> dict[str, Any]:
@@ -114,7 +117,10 @@ def parse_events(form: MultiDict[str, str], players: list[str]) -> list[dict[str
         kind = form.get(f"kind_{pos}", "")
         if kind not in KINDS:
             continue
-        step = _int(form.get(f"step_{pos}"))
+        raw_step = (form.get(f"step_{pos}") or "").strip()
+        step = _int(raw_step)
+        if raw_step and (step is None or not 1 <= step <= len(players)):  # no option of the page sends it
+            raise BadInput("events", gettext("The form could not be read; reload the page and try again."))
         order = step if step is not None else 10_000 + pos
         keyed.append((order, KINDS.index(kind), pos, kind, name))
     events: list[dict[str, list[str]]] = []

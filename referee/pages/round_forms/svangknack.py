@@ -30,17 +30,15 @@ def parse(form: MultiDict[str, str], state: dict[str, Any], players: list[str]) 
     """
     passed = form.get("passed") == "on"
     svangare = state["passed_svangare"] if passed else state["svangare"]
-    tricks: dict[str, int] = {}
+    tricks: dict[str, int | str] = {}
     participants = [svangare]
     for pos, name in enumerate(players):
-        raw = form.get(f"tricks_{pos}", "")
-        if raw not in ("", "0", "1", "2", "3"):
-            raw = ""
+        raw = form.get(f"tricks_{pos}", "").strip()
         knocked = form.get(f"knock_{pos}") == "on" or raw not in ("", "0") or state.get("forced")
         if knocked and name not in participants:
             participants.append(name)
-        if raw:
-            tricks[name] = int(raw)
+        if raw:  # a count no button sends ("abc", "²") goes on as text: the engine names it, nothing is stored
+            tricks[name] = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else raw[:20]
     payload: dict[str, Any] = {"svangare": svangare, "participants": participants}
     if len(participants) > 1 or tricks:
         payload["tricks"] = {n: tricks.get(n, 0) for n in participants} | tricks

@@ -1,0 +1,1 @@
+"""Fault-injection tests: kill -9, dropped connections, a database restarted under load."""
