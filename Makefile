@@ -6,7 +6,7 @@ PORT   ?= 5000
 WORKERS ?= 2
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
-.PHONY: run test lint check translations deps-system bench clean
+.PHONY: run test lint check translations deps-system bench soak clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -47,6 +47,10 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/settle.py
 	$(PY) bench/pdf.py
 	$(PY) bench/load.py
+
+## make soak: 50 clients on 25 matches for 10 minutes, SQLite then PostgreSQL (about 21 minutes).
+soak: $(VENV)/.installed-test deps-system
+	$(PY) bench/soak.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts

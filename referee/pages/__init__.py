@@ -20,6 +20,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask.sansio.blueprints import BlueprintSetupState
 from flask_babel import gettext as _
 from markupsafe import Markup
+from wtforms.fields.choices import SelectChoice
 
 from referee import games, payments, ratelimit, services
 from referee.engine import BadInput, RuleViolation
@@ -418,8 +419,8 @@ def payment_details(night_id: int, name: str) -> Any:
 def new_match(night_id: int) -> Any:
     nt = _night(night_id, edit=True)
     form = MatchForm()
-    form.game.choices = [(name, games.TITLES[name]) for name in PAGE_GAMES]
-    form.dealer.choices = [(p, p) for p in nt.player_names]
+    form.game.choices = [SelectChoice(name, games.TITLES[name]) for name in PAGE_GAMES]
+    form.dealer.choices = list(nt.player_names)
     chosen_game = request.values.get("game", PAGE_GAMES[0])
     if chosen_game not in PAGE_GAMES:
         chosen_game = PAGE_GAMES[0]
@@ -457,7 +458,7 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
     view = module.state_json(state, money)
     field = round_forms.error_field(match.game, getattr(error, "rule", "")) or getattr(error, "field", "")
     close_form = CloseForm()
-    close_form.to.choices = [(p, p) for p in match.seats]
+    close_form.to.choices = list(match.seats)
     body = render_template(
         f"pages/match_{match.game}.html" if match.game in PAGE_GAMES else "pages/match_generic.html",
         match=match, night=match.night, state=state, view=view, form=_round_form(match),
@@ -530,7 +531,7 @@ def void_round(match_id: int, seq: int) -> Any:
 def close_match(match_id: int) -> Any:
     m = _match(match_id, edit=True)
     form = CloseForm()
-    form.to.choices = [(p, p) for p in m.seats]
+    form.to.choices = list(m.seats)
     if not form.validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
     try:

@@ -13,6 +13,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 
 from referee.engine import BadInput
@@ -21,14 +22,14 @@ from referee.engine import BadInput
 COMMON_CURRENCIES = ("SEK", "EUR", "NOK", "DKK", "CHF", "GBP", "USD")
 
 
-def currency_choices() -> list[tuple[str, str]]:
+def currency_choices() -> list[SelectChoice]:
     """The common currencies first, then every ISO 4217 currency Babel knows (code and name)."""
     from babel.numbers import get_currency_name, list_currencies
     from flask_babel import get_locale
 
     locale = str(get_locale() or "en")
     rest = sorted(c for c in list_currencies() if c not in COMMON_CURRENCIES and len(c) == 3)
-    return [(c, f"{c} – {get_currency_name(c, locale=locale)}") for c in (*COMMON_CURRENCIES, *rest)]
+    return [SelectChoice(c, f"{c} – {get_currency_name(c, locale=locale)}") for c in (*COMMON_CURRENCIES, *rest)]
 
 
 class NightForm(FlaskForm):  # type: ignore[misc]
@@ -79,9 +80,9 @@ class VoidForm(FlaskForm):  # type: ignore[misc]
 
 
 class CloseForm(FlaskForm):  # type: ignore[misc]
-    pot = SelectField(_l("The pot"), choices=[("split", _l("split among all players")),
-                                             ("award", _l("to one player")),
-                                             ("carry", _l("carried to the next night"))])
+    pot = SelectField(_l("The pot"), choices=[SelectChoice("split", _l("split among all players")),
+                                             SelectChoice("award", _l("to one player")),
+                                             SelectChoice("carry", _l("carried to the next night"))])
     to = SelectField(_l("Player"), choices=[], validate_choice=False)
 
 
