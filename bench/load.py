@@ -153,6 +153,7 @@ class Match:
         self.players = players
         night = client.json("POST", "/api/nights", {"name": "Bench night", "currency": "SEK",
                                                     "players": players})
+        self.night_id: int = night["id"]
         self.edit_token: str = night["edit_token"]
         self.view_token: str = night["view_token"]
         match = client.json("POST", f"/api/nights/{night['id']}/matches",
@@ -335,14 +336,19 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn with the app on a throw-away SQLite database; stopped on exit, errors and Ctrl-C."""
+    """gunicorn with the app on a throw-away database; stopped on exit, errors and Ctrl-C.
 
-    def __init__(self, workdir: Path, workers: int = 2) -> None:
+    The database is SQLite in ``workdir`` unless ``database_url`` names another
+    (empty) one, e.g. a throw-away PostgreSQL database (``bench/soak.py``).
+    """
+
+    def __init__(self, workdir: Path, workers: int = 2, database_url: str | None = None) -> None:
         self.workdir = workdir
         self.workers = workers
         self.port = free_port()
         self.log = workdir / "gunicorn.log"
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / 'bench.sqlite3'}",
+        self.database_url = database_url or f"sqlite:///{workdir / 'bench.sqlite3'}"
+        self.env = {**os.environ, "DATABASE_URL": self.database_url,
                     "REFEREE_BENCH": "1", "SECRET_KEY": "bench"}
         self.proc: subprocess.Popen[bytes] | None = None
 

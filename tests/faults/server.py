@@ -633,3 +633,15 @@ def _check_match(match: Any, acked: int, services: Any) -> list[str]:
     if total != 0:
         out.append(f"{name}: money not conserved: balances {state.balances} + pot {state.pot} = {total}")
     return out
+
+
+def started_server(test: str, backend: str, tmp_path: Path, postgres: Any,
+                   launcher: Launcher) -> tuple[Server, int]:
+    """A fault test's gunicorn, migrated and answering, on a new database; and the test's seed (printed)."""
+    url = database_url(backend, tmp_path, postgres, f"faults_{test}")
+    seed = fault_seed()
+    print(f"{test} test on {backend}: seed {seed} (REFEREE_FAULT_SEED={seed} repeats it)")
+    server = Server(url, tmp_path, launcher=launcher)
+    server.upgrade()
+    server.start()
+    return server, seed

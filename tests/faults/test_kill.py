@@ -35,12 +35,10 @@ from tests.faults.server import (
     Http,
     Launcher,
     MatchRef,
-    Server,
     check_database,
-    database_url,
-    fault_seed,
     make_match,
     round_payload,
+    started_server,
     write,
 )
 
@@ -90,13 +88,9 @@ def client(i: int, port: int, match: MatchRef, seed: int, stop: threading.Event,
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_kill_9_under_load_keeps_every_acknowledged_round_once(
         backend: str, tmp_path: Path, postgres: Any, launcher: Launcher, figures: list[str]) -> None:
-    url = database_url(backend, tmp_path, postgres, "faults_kill")
-    seed = fault_seed()
-    print(f"kill test on {backend}: seed {seed} (REFEREE_FAULT_SEED={seed} repeats it)")
+    server, seed = started_server("kill", backend, tmp_path, postgres, launcher)
+    url = server.url
     rng = random.Random(seed)
-    server = Server(url, tmp_path, launcher=launcher)
-    server.upgrade()
-    server.start()
     tally = Tally()
     stop = threading.Event()
     threads: list[threading.Thread] = []

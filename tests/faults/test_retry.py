@@ -35,12 +35,10 @@ from tests.faults.server import (
     CuttingProxy,
     Http,
     Launcher,
-    Server,
     check_database,
-    database_url,
-    fault_seed,
     make_match,
     round_payload,
+    started_server,
     write,
 )
 
@@ -68,13 +66,9 @@ def test_retried_writes_count_once_through_a_cutting_proxy(
         backend: str, tmp_path: Path, postgres: Any, launcher: Launcher, figures: list[str]) -> None:
     from referee.models import Match, Night, Round
 
-    url = database_url(backend, tmp_path, postgres, "faults_retry")
-    seed = fault_seed()
-    print(f"retry test on {backend}: seed {seed} (REFEREE_FAULT_SEED={seed} repeats it)")
+    server, seed = started_server("retry", backend, tmp_path, postgres, launcher)
+    url = server.url
     rng = random.Random(seed)
-    server = Server(url, tmp_path, launcher=launcher)
-    server.upgrade()
-    server.start()
     proxy = CuttingProxy(server.port, random.Random(seed + 1), CUT_BEFORE, CUT_AFTER)
 
     def kill_and_restart() -> None:
