@@ -16,7 +16,7 @@ from dataclasses import dataclass
 #: night, small enough that no sum of a night can overflow a 64-bit column.
 MAX_MINOR = 10**12
 
-_AMOUNT = re.compile(r"^(?P<sign>-?)(?P<whole>\d{1,13})(?:\.(?P<frac>\d+))?$")
+_AMOUNT = re.compile(r"^(?P<sign>-?)(?P<whole>\d{1,13})(?:\.(?P<frac>\d+))?$", re.ASCII)  # "٣" is not 3 here
 
 
 @dataclass(frozen=True)
