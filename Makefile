@@ -6,7 +6,7 @@ PORT   ?= 5000
 WORKERS ?= 2
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
-.PHONY: run test lint check translations deps-system bench soak clean
+.PHONY: run test lint check translations messages deps-system bench soak clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -20,6 +20,13 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 
 translations: $(VENV)/.installed
 	$(VENV)/bin/pybabel compile -d referee/translations >/dev/null
+
+## make messages: extract every user-facing text (pages, templates, engine message templates) and
+## merge it into the Swedish and German catalogs (then translate the new entries and `make translations`).
+messages: $(VENV)/.installed
+	$(VENV)/bin/pybabel -q extract -F babel.cfg -k _l -k N_ -k RuleViolation:2 -k BadInput:2 \
+		--no-location --sort-output -o referee/translations/messages.pot .
+	$(VENV)/bin/pybabel -q update -i referee/translations/messages.pot -d referee/translations --no-fuzzy-matching
 
 ## make run: install, create or migrate the database, serve with gunicorn.
 run: $(VENV)/.installed translations

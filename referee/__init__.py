@@ -12,7 +12,7 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
-from referee import config, errors
+from referee import config, errors, messages
 from referee.models import MAX_ID, db
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +77,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
         floor.register(app)
 
     errors.register(app)
+    messages.register(app)
     _register_headers(app)
     _register_cli(app)
     return app

@@ -17,6 +17,7 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from referee.engine import N_
 from referee.models import db
 
 
@@ -102,10 +103,10 @@ def register(app: Flask) -> None:
         if isinstance(exc, Unavailable) or exc.__class__.__name__ == "OperationalError":
             # Expected while the database restarts: one line each, not a traceback burying real errors.
             app.logger.warning("database unavailable (503): %s", _first_line(getattr(exc, "orig", exc)))
-            message, code = "The database is busy or unavailable; try again in a moment.", 503
+            message, code = N_("The database is busy or unavailable; try again in a moment."), 503
         else:
             app.logger.exception("unexpected error")
-            message, code = "Something went wrong on our side; nothing was saved.", 500
+            message, code = N_("Something went wrong on our side; nothing was saved."), 500
         if wants_json():
             resp = jsonify({"error": message})
         else:

@@ -147,9 +147,9 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
     owes, due = -current.open[payer], current.open[payee]
     if minor > owes or minor > due:
         # Not a rule of the game: a slip of the thumb, answered like any bad input.
-        raise BadInput("amount", f"{payer} owes {money.format(max(owes, 0))} and {payee} is owed "
-                                 f"{money.format(max(due, 0))}; a payment of {money.format(minor)} would "
-                                 f"pay more than is open.")
+        raise BadInput("amount", "%(payer)s owes %(owes)s and %(payee)s is owed %(due)s; a payment of "
+                                 "%(amount)s would pay more than is open.", payer=payer, payee=payee,
+                       owes=money.format(max(owes, 0)), due=money.format(max(due, 0)), amount=money.format(minor))
     try:
         with writing():
             row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
@@ -181,7 +181,7 @@ def void_payment(night: Night, payment_id: object, reason: object) -> Payment:
         if row is None or row.night_id != night.id:
             raise services.NotFound(f"Night {night.id} has no payment {payment_id}.")
         if row.void:
-            raise BadInput("payment", f"Payment {payment_id} is already void.")
+            raise BadInput("payment", "Payment %(id)s is already void.", id=payment_id)
         rows = [row]
         if row.carry_id:
             rows = list(db.session.scalars(select(Payment).where(Payment.carry_id == row.carry_id)))

@@ -165,7 +165,7 @@ def clean_name(value: object, field: str = "name", max_len: int = MAX_NAME) -> s
     if not name:
         raise BadInput(field, "A name cannot be empty.")
     if len(name) > max_len:
-        raise BadInput(field, f"A name can be at most {max_len} characters long.")
+        raise BadInput(field, "A name can be at most %(n)s characters long.", n=max_len)
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise BadInput(field, "A name cannot contain control characters.")
     return name
@@ -176,12 +176,12 @@ def clean_players(value: object, field: str = "players") -> list[str]:
     if not isinstance(value, list):
         raise BadInput(field, "players must be a list of names.")
     if len(value) > MAX_PLAYERS_PER_NIGHT:
-        raise BadInput(field, f"At most {MAX_PLAYERS_PER_NIGHT} players.")
+        raise BadInput(field, "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
     names = [clean_name(v, field) for v in value]
     folded = [n.casefold() for n in names]
     if len(set(folded)) != len(folded):
         dup = next(n for n in names if folded.count(n.casefold()) > 1)
-        raise BadInput(field, f"{dup!r} is named twice.")
+        raise BadInput(field, "%(name)s is named twice.", name=repr(dup))
     return names
 
 
@@ -245,9 +245,9 @@ def add_player(night: Night, name: object) -> None:
     with writing():
         night = db.session.get(Night, night.id) or night
         if any(n.casefold() == pname.casefold() for n in night.player_names):
-            raise BadInput("name", f"{pname!r} is already at this night.")
+            raise BadInput("name", "%(name)s is already at this night.", name=repr(pname))
         if len(night.seats) >= MAX_PLAYERS_PER_NIGHT:
-            raise BadInput("name", f"At most {MAX_PLAYERS_PER_NIGHT} players.")
+            raise BadInput("name", "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
         seat_player(night, pname)
 
 
@@ -291,13 +291,13 @@ def create_match(night: Night, game: object, players: object, dealer: object, st
                  options: object = None, *, idem: Idem | None = None) -> Match:
     """A new match among players of the night; the engine checks the rules."""
     if not isinstance(game, str) or game not in games.GAMES:
-        raise BadInput("game", f"game must be one of: {', '.join(games.GAMES)}.")
+        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
     module = games.game(game)
     seats = clean_players(players)
     known = {n.casefold(): n for n in night.player_names}
     for name in seats:
         if name.casefold() not in known:
-            raise BadInput("players", f"{name!r} is not a player of this night.")
+            raise BadInput("players", "%(name)s is not a player of this night.", name=repr(name))
     seats = [known[n.casefold()] for n in seats]
     if not seats:
         raise BadInput("players", "A match needs players.")
@@ -536,14 +536,14 @@ def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
         if rnd is None:
             raise NotFound(f"Match {match_id} has no round {seq}.")
         if rnd.void:
-            raise BadInput("round", f"Round {seq} is already void.")
+            raise BadInput("round", "Round %(seq)s is already void.", seq=seq)
         version = match.snapshot.version
         try:
             new_state = replay(match, skip=seq)
         except RuleViolation as exc:
             later = getattr(exc, "round", "?")
-            raise RuleViolation(exc.rule, f"Voiding round {seq} would make round {later} invalid: "
-                                          f"{exc.message}") from None
+            raise RuleViolation(exc.rule, "Voiding round %(seq)s would make round %(later)s invalid: %(why)s",
+                                seq=seq, later=later, why=exc) from None
         _check_carry_kept(match, state_of(match), new_state)
         rnd.void = True
         rnd.void_reason = why
@@ -558,8 +558,8 @@ def _check_carry_kept(match: Match, old: Any, new: Any) -> None:
     if taker is None:
         return
     if (old.finished, getattr(old, "carried_out", None)) != (new.finished, getattr(new, "carried_out", None)):
-        raise RuleViolation("SK-14", f"The pot of this match was carried to match {taker} on a later night; "
-                                     f"this void would change or reopen that pot (SK-14).")
+        raise RuleViolation("SK-14", "The pot of this match was carried to match %(taker)s on a later night; "
+                                     "this void would change or reopen that pot (SK-14).", taker=taker)
 
 
 def close_match(match_id: int, how: object = "split", to: object = None, *,
@@ -580,7 +580,7 @@ def close_match(match_id: int, how: object = "split", to: object = None, *,
         module = games.game(match.game)
         snap = match.snapshot
         if how == "award" and to not in match.seats:
-            raise BadInput("to", f"{str(to)[:40]!r} is not a player of this match.")
+            raise BadInput("to", "%(name)s is not a player of this match.", name=repr(str(to)[:40]))
         new_state = module.close(load(module.State, snap.state), how, to if how == "award" else None)
         _write_event(match, snap.version, "close", payload, new_state, None)
         db.session.flush()

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 from referee import exports, games, payments, ratelimit, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
+from referee.messages import explain
 from referee.models import Match, Night
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -41,12 +42,12 @@ def error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
 
 @bp.errorhandler(BadInput)
 def _bad_input(exc: BadInput) -> tuple[Response, int]:
-    return error(400, exc.message, field=exc.field)
+    return error(400, explain(exc), field=exc.field)
 
 
 @bp.errorhandler(RuleViolation)
 def _rule(exc: RuleViolation) -> tuple[Response, int]:
-    return error(422, exc.message, rule=exc.rule)
+    return error(422, explain(exc), rule=exc.rule)
 
 
 @bp.errorhandler(services.NotFound)

@@ -40,28 +40,54 @@ from typing import Any, Protocol
 from referee.engine.money import Money
 
 
+def fill(template: str, params: Mapping[str, object]) -> str:
+    """A message template with its ``%(name)s`` parameters filled in (none: the text as it is)."""
+    return template % params if params else template
+
+
+def with_rule(text: str, rule: str) -> str:
+    """``text`` naming ``rule`` at its end, unless it names it already."""
+    return text if f"({rule})" in text else f"{text.rstrip('.')} ({rule})."
+
+
 class RuleViolation(Exception):
     """A rule of ``rules/`` forbids what was entered; nothing changes.
 
     ``rule`` is the rule's ID (``"SK-8"``), ``message`` one sentence a person
-    at the table understands and which names the rule.
+    at the table understands and which names the rule, in English.
+
+    The sentence is written as a template with ``%(name)s`` parameters, so
+    that the web layer can show it in the player's language: the template is
+    the message ID of the translation catalogs (``pybabel extract`` takes
+    the second argument of ``RuleViolation`` and ``BadInput``), ``params``
+    fill it in. The engine itself stays free of Flask and of languages.
     """
 
-    def __init__(self, rule: str, message: str) -> None:
-        if f"({rule})" not in message:
-            message = f"{message.rstrip('.')} ({rule})."
-        super().__init__(message)
+    def __init__(self, rule: str, message: str, /, **params: object) -> None:
         self.rule = rule
-        self.message = message
+        self.template = message
+        self.params = params
+        self.message = with_rule(fill(message, params), rule)
+        super().__init__(self.message)
 
 
 class BadInput(ValueError):
-    """The input is malformed (a shape error, not a rule): the API's 400."""
+    """The input is malformed (a shape error, not a rule): the API's 400.
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
+    ``message`` is a template with ``params``, as for :class:`RuleViolation`.
+    """
+
+    def __init__(self, field: str, message: str, /, **params: object) -> None:
         self.field = field
-        self.message = message
+        self.template = message
+        self.params = params
+        self.message = fill(message, params)
+        super().__init__(self.message)
+
+
+def N_(template: str) -> str:
+    """Marks a message template made outside a ``RuleViolation``/``BadInput`` call for extraction."""
+    return template
 
 
 @dataclass(frozen=True, kw_only=True)

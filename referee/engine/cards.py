@@ -54,13 +54,14 @@ def parse_card(text: object, field: str = "cards") -> Card:
     from referee.engine import BadInput
 
     if not isinstance(text, str):
-        raise BadInput(field, f"A card must be written as text like \"10H\"; got {text!r:.40}.")
+        raise BadInput(field, "A card must be written as text like \"10H\"; got %(text)s.", text=repr(text)[:40])
     code = text.strip().upper()
     if code in JOKERS:
         return Card("X", code[1])
     rank, suit = code[:-1], code[-1:]
     if rank not in RANKS or suit not in SUITS:
-        raise BadInput(field, f"{text[:12]!r} is not a card (write rank then suit, like 10H, QS, 7C, XR).")
+        raise BadInput(field, "%(text)s is not a card (write rank then suit, like 10H, QS, 7C, XR).",
+                       text=repr(text[:12]))
     return Card(rank, suit)
 
 
@@ -69,7 +70,7 @@ def parse_cards(items: object, field: str = "cards") -> tuple[Card, ...]:
     from referee.engine import BadInput
 
     if not isinstance(items, list):
-        raise BadInput(field, f"{field} must be a list of cards.")
+        raise BadInput(field, "%(name)s must be a list of cards.", name=field)
     return tuple(parse_card(item, field) for item in items)
 
 

@@ -78,7 +78,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
+from referee.engine import N_, BadInput, MatchState, RuleViolation, check_conserved, violation
 from referee.engine.money import Money, add, share
 from referee.engine.records import expect_int, expect_object, expect_player, expect_str, option
 
@@ -116,6 +116,18 @@ OFFENCES: dict[str, Offence] = {o.name: o for o in (
     Offence("spectator", 1, "KN-16.1", "a spectator pointing out a cheat", next_game=True),
     Offence("bad_loser", 1, "KN-16.9", "leaving a game after a majority decision", next_game=True),
 )}
+
+#: The refusal of a wrong ``dots`` value for each offence with fixed dots (KN-16 .. KN-16.9), one
+#: translatable template each; ``entered`` is the value given.
+_WRONG_DOTS: dict[str, str] = {
+    "ordinary": N_("An ordinary cheat gives 1 dot; you entered %(entered)s (KN-16)."),
+    "swap_face_down": N_("Swapping face-down cards gives 2 dots; you entered %(entered)s (KN-16.2)."),
+    "turn_face_down": N_("Turning a face-down card face up gives 2 dots; you entered %(entered)s (KN-16.2)."),
+    "throw_last_card": N_("Throwing away one's last card gives 3 dots; you entered %(entered)s (KN-16.2)."),
+    "denial": N_("Denying a cheat and then being found guilty gives 1 dot; you entered %(entered)s (KN-16.5)."),
+    "spectator": N_("A spectator pointing out a cheat gives 1 dot; you entered %(entered)s (KN-16.1)."),
+    "bad_loser": N_("Leaving a game after a majority decision gives 1 dot; you entered %(entered)s (KN-16.9)."),
+}
 
 
 @dataclass(frozen=True)
@@ -206,14 +218,17 @@ def start(players: tuple[str, ...], dealer: str, stake: int, options: Options) -
     n = len(players)
     if options.double_deck:
         if not MIN_PLAYERS <= n <= MAX_PLAYERS_DOUBLE:
-            raise RuleViolation("KN-17", f"Knaker with a double deck is for 2 to 12 players; you have {n} (KN-17).")
-    elif not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        hint = " (more with the double deck option)" if n > MAX_PLAYERS else ""
-        raise RuleViolation("KN-1", f"Knaker is for 2 to 6 players{hint}; you have {n} (KN-1).")
+            raise RuleViolation("KN-17", "Knaker with a double deck is for 2 to 12 players; you have %(n)s (KN-17).",
+                                n=n)
+    elif n > MAX_PLAYERS:
+        raise RuleViolation("KN-1", "Knaker is for 2 to 6 players (more with the double deck option); you have "
+                                    "%(n)s (KN-1).", n=n)
+    elif n < MIN_PLAYERS:
+        raise RuleViolation("KN-1", "Knaker is for 2 to 6 players; you have %(n)s (KN-1).", n=n)
     if stake < 0:
         raise RuleViolation("KN-L", "The stake cannot be negative (KN-L).")
     if options.payout != "none" and stake == 0:
-        raise RuleViolation("KN-L", f"Payout {options.payout} needs a stake of more than 0 (KN-L).")
+        raise RuleViolation("KN-L", "Payout %(payout)s needs a stake of more than 0 (KN-L).", payout=options.payout)
     zeros = (0,) * n
     state = State(players=players, balances=zeros, pot=0, finished=False, options=options, stake=stake,
                   dealer=players.index(dealer), dots=zeros, giffel=(False,) * n, offences=zeros,
@@ -241,10 +256,11 @@ def parse_round(state: State, data: Mapping[str, Any], money: Money) -> Round:
 def _parse_event(state: State, item: object, field: str) -> Event:
     obj = expect_object(item, field, EVENT_KINDS)
     if len(obj) != 1:
-        raise BadInput(field, f"{field} must have exactly one of out, lost, disqualified.")
+        raise BadInput(field, "%(name)s must have exactly one of out, lost, disqualified.", name=field)
     ((kind, names),) = obj.items()
     if not isinstance(names, list) or not names:
-        raise BadInput(f"{field}.{kind}", f"{field}.{kind} must be a non-empty list of player names.")
+        raise BadInput(f"{field}.{kind}", "%(name)s must be a non-empty list of player names.",
+                       name=f"{field}.{kind}")
     # Each name must be a player of the match; a player named twice is a rule matter (KN-7).
     seats = tuple(expect_player(state.players, name, f"{field}.{kind}") for name in names)
     return Event(str(kind), tuple(state.players[s] for s in seats))
@@ -255,7 +271,8 @@ def _parse_dot(state: State, item: object) -> Dot:
     seat = expect_player(state.players, obj["player"], "player")
     offence = expect_str(obj["offence"], "offence", max_len=40)
     if offence not in OFFENCES:
-        raise BadInput("offence", f"Unknown offence {offence[:40]!r} (known: {', '.join(OFFENCES)}).")
+        raise BadInput("offence", "Unknown offence %(offence)s (known: %(known)s).", offence=repr(offence[:40]),
+                       known=", ".join(OFFENCES))
     dots = None if obj.get("dots") is None else expect_int(obj["dots"], "dots")
     if dots is None and not OFFENCES[offence].fixed:
         raise BadInput("dots", "dots (1 to 4) is required for offence other.")
@@ -290,8 +307,8 @@ def places_of(players: tuple[str, ...], events: tuple[tuple[str, tuple[int, ...]
     for kind, seats in events:
         for seat in seats:
             if places[seat] is not None or seats.count(seat) > 1:
-                raise RuleViolation("KN-7", f"{players[seat]} is named twice in the game's result; every player "
-                                            "takes exactly one place (KN-7).")
+                raise RuleViolation("KN-7", "%(player)s is named twice in the game's result; every player "
+                                            "takes exactly one place (KN-7).", player=players[seat])
         k = len(seats)
         if kind == "out":
             place = best
@@ -303,8 +320,9 @@ def places_of(players: tuple[str, ...], events: tuple[tuple[str, tuple[int, ...]
             places[seat] = place
     left = [s for s in range(n) if places[s] is None]
     if len(left) > 1:
-        raise RuleViolation("KN-7.1", f"{len(left)} players are not placed; play goes on while more than one "
-                                      "player is left, so name who went out, lost or was disqualified (KN-7.1).")
+        raise RuleViolation("KN-7.1", "%(n)s players are not placed; play goes on while more than one "
+                                      "player is left, so name who went out, lost or was disqualified (KN-7.1).",
+                            n=len(left))
     for seat in left:
         places[seat] = best
     return tuple(p for p in places if p is not None)
@@ -348,7 +366,7 @@ def _seat(state: State, name: str, field: str) -> int:
     try:
         return state.players.index(name)
     except ValueError:
-        raise BadInput(field, f"{name[:40]!r} is not a player of this match.") from None
+        raise BadInput(field, "%(name)s is not a player of this match.", name=repr(name[:40])) from None
 
 
 def _apply_game(state: State, events: tuple[Event, ...]) -> State:
@@ -358,10 +376,14 @@ def _apply_game(state: State, events: tuple[Event, ...]) -> State:
     listed_disqualified = {s for kind, seats in indexed if kind == "disqualified" for s in seats}
     for seat in range(n):
         rule = disqualified_by(state, seat)
+        if rule == "KN-16.3" and seat not in listed_disqualified:
+            raise RuleViolation(rule, "%(player)s got a giffelcheat and is disqualified in this game; list them "
+                                      "under disqualified at the moment it happened (KN-16.3).",
+                                player=state.players[seat])
         if rule is not None and seat not in listed_disqualified:
-            why = "got a giffelcheat" if rule == "KN-16.3" else f"has {state.dots[seat]} dots"
-            raise RuleViolation(rule, f"{state.players[seat]} {why} and is disqualified in this game; list them "
-                                      f"under disqualified at the moment it happened ({rule}).")
+            raise RuleViolation(rule, "%(player)s has %(dots)s dots and is disqualified in this game; list them "
+                                      "under disqualified at the moment it happened (KN-16.8).",
+                                player=state.players[seat], dots=state.dots[seat])
     scores = scores_of(places)
     payments = payments_of(state, places)
     zeros = (0,) * n
@@ -387,27 +409,29 @@ def _apply_dot(state: State, dot: Dot) -> State:
     name = state.players[seat]
     offence = OFFENCES[dot.offence]
     if offence.fixed and offence.dots is None and dot.dots is not None:
-        raise RuleViolation(offence.rule, f"A giffelcheat means disqualification, not dots; leave dots out "
-                                          f"({offence.rule}).")
+        raise RuleViolation(offence.rule, "A giffelcheat means disqualification, not dots; leave dots out "
+                                          "(KN-16.3).")
     if offence.fixed and offence.dots is not None and dot.dots is not None and dot.dots != offence.dots:
-        raise RuleViolation(offence.rule, f"{offence.label.capitalize()} gives {offence.dots} "
-                                          f"dot{'s' if offence.dots > 1 else ''}; you entered {dot.dots} "
-                                          f"({offence.rule}).")
+        raise RuleViolation(offence.rule, _WRONG_DOTS[offence.name], entered=dot.dots)
     if not offence.fixed and dot.dots is not None and not 1 <= dot.dots <= 4:
-        raise RuleViolation(offence.rule, f"A cheat gives 1 to 4 dots; you entered {dot.dots} ({offence.rule}).")
+        raise RuleViolation(offence.rule, "A cheat gives 1 to 4 dots; you entered %(entered)s (KN-16.2).",
+                            entered=dot.dots)
     if offence.next_game:
         return replace(state, carried=_bump(state.carried, seat, 1))
     rule = disqualified_by(state, seat)
     if rule is not None:
-        raise RuleViolation(rule, f"{name} is already disqualified in this game and gets no more dots in it "
-                                  f"({rule}).")
+        if rule == "KN-16.3":
+            raise RuleViolation(rule, "%(player)s is already disqualified in this game and gets no more dots in "
+                                      "it (KN-16.3).", player=name)
+        raise RuleViolation(rule, "%(player)s is already disqualified in this game and gets no more dots in it "
+                                  "(KN-16.8).", player=name)
     if offence.name == "giffelcheat":
         return replace(state, giffel=state.giffel[:seat] + (True,) + state.giffel[seat + 1:],
                        offences=_bump(state.offences, seat, 1))
     if offence.name == "denial":
         if state.denials[seat] >= state.offences[seat]:
-            raise RuleViolation("KN-16.5", f"{name} has no cheat in this game that the extra dot for denying it "
-                                           "could follow (KN-16.5).")
+            raise RuleViolation("KN-16.5", "%(player)s has no cheat in this game that the extra dot for denying it "
+                                           "could follow (KN-16.5).", player=name)
         return replace(state, dots=_bump(state.dots, seat, 1), denials=_bump(state.denials, seat, 1))
     amount = dot.dots if dot.dots is not None else offence.dots
     if amount is None:

@@ -104,7 +104,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation
+from referee.engine import N_, BadInput, RuleViolation
 from referee.engine.cards import Card, parse_card
 from referee.engine.records import expect_bool, expect_int, expect_object, expect_str
 
@@ -284,7 +284,7 @@ def parse_play(data: Mapping[str, Any]) -> Play:
     lays = _parse_lays(obj["lays"], source)
     dots = expect_int(obj.get("dots", 0), "dots")
     if not 0 <= dots <= MAX_DOTS:
-        raise BadInput("dots", f"dots must be from 0 to {MAX_DOTS}.")
+        raise BadInput("dots", "dots must be from 0 to %(most)s.", most=MAX_DOTS)
     handicaps = _parse_handicaps(obj.get("handicaps", []))
     if "hexa_kajak" in handicaps and not double_deck:
         raise BadInput("handicaps", "The hexa-kajak handicap exists only with a double deck (KN-17.2.6).")
@@ -298,7 +298,7 @@ def parse_play(data: Mapping[str, Any]) -> Play:
 def _parse_source(value: object, field: str) -> str:
     text = expect_str(value, field, 20)
     if text not in SOURCES:
-        raise BadInput(field, f"{field} must be one of: {', '.join(SOURCES)}.")
+        raise BadInput(field, "%(name)s must be one of: %(choices)s.", name=field, choices=", ".join(SOURCES))
     return text
 
 
@@ -343,7 +343,7 @@ def _parse_handicaps(value: object) -> tuple[str, ...]:
     names = [expect_str(v, "handicaps", 20) for v in value]
     for name in names:
         if name not in HANDICAPS:
-            raise BadInput("handicaps", f"handicaps may hold only: {', '.join(HANDICAPS)}.")
+            raise BadInput("handicaps", "handicaps may hold only: %(choices)s.", choices=", ".join(HANDICAPS))
     return tuple(h for h in HANDICAPS if h in names)
 
 
@@ -356,8 +356,11 @@ def _check_deck(play: Play) -> None:
     for code, n in sorted(counts.items()):
         most = limit.get(code, decks)
         if n > most:
-            deck = "a double deck" if play.double_deck else "one deck"
-            raise BadInput("lays", f"{code} appears {n} times in pile and lays, but {deck} holds {most}.")
+            if play.double_deck:
+                raise BadInput("lays", "%(card)s appears %(n)s times in pile and lays, but a double deck holds "
+                                       "%(most)s.", card=code, n=n, most=most)
+            raise BadInput("lays", "%(card)s appears %(n)s times in pile and lays, but one deck holds %(most)s.",
+                           card=code, n=n, most=most)
 
 
 def play_json(play: Play) -> dict[str, Any]:
@@ -437,11 +440,12 @@ def _check_card(top: _Top, card: Card, play: Play) -> None:
         _check_on_knaker(top.knaker, card, play.double_deck)
     if "hexa_kajak" in play.handicaps and under in _COURT_OR_ACE and not top.card.by_self \
             and rank not in ("2", "7", "10"):
-        raise RuleViolation("KN-17.2.6", f"Since you picked up a hexa kajak, on {top.describe()} laid by "
-                                         "another player you may lay only a 2, 7 or 10 (KN-17.2.6).")
+        said = (f"Since you picked up a hexa kajak, on {top.describe()} laid by another player you may lay "
+                "only a 2, 7 or 10 (KN-17.2.6).")  # composed from English pieces: not in the catalogs
+        raise RuleViolation("KN-17.2.6", said)
     if top.trippelknug and card.is_black:
-        raise RuleViolation("KN-14", f"Three kings in a row are a trippelknug: no black card may be laid on it, "
-                                     f"so not the {card.label} (KN-14).")
+        raise RuleViolation("KN-14", "Three kings in a row are a trippelknug: no black card may be laid on it, "
+                                     "so not the %(card)s (KN-14).", card=card.label)
     if rank in ("2", "7", "10") or under in ("2", "X"):
         return  # KN-5, KN-13.1, KN-4.1; anything on a 2 (KN-5); on knäkers the level decides
     if rank == "X":
@@ -456,8 +460,8 @@ def _check_card(top: _Top, card: Card, play: Play) -> None:
         if top.sevens:
             raise RuleViolation("KN-13", f"The 7 is transparent, so the {top.card.card.label} beneath it counts "
                                          f"and {_word(rank)} is lower (KN-13).")
-        raise RuleViolation("KN-3", f"{_word(rank).capitalize()} may not go on {top.describe()}: "
-                                    "a card must be equal or higher (KN-3).")
+        said = f"{_word(rank).capitalize()} may not go on {top.describe()}: a card must be equal or higher (KN-3)."
+        raise RuleViolation("KN-3", said)
 
 
 def _check_on_knaker(level: int, card: Card, double_deck: bool) -> None:
@@ -472,7 +476,7 @@ def _check_on_knaker(level: int, card: Card, double_deck: bool) -> None:
         return
     name = _level_word(level, double_deck)
     if level == 6:
-        raise RuleViolation(rule, f"Nothing may be laid on a hexa kajak ({rule}).")
+        raise RuleViolation(rule, "Nothing may be laid on a hexa kajak (KN-17.2.6).")
     extra = ", three 3s or four 3s" if (not double_deck and level == 3) else ""
     raise RuleViolation(rule, f"On a {name} only {_allowed_text(allowed, double_deck)}{extra} may be laid, "
                               f"not the {card.label} ({rule}).")
@@ -505,11 +509,11 @@ def _shape(cards: tuple[Card, ...], play: Play) -> str:
         _check_kak(blocks, play.double_deck)
         return "kak"
     if len(set(ranks)) == 2:
-        raise _ShapeError("KN-3.1", "Cards laid together must be of one rank, unless they form a ladder "
-                                      "(KN-12) or a kåk (KN-15) (KN-3.1).")
+        raise _ShapeError("KN-3.1", N_("Cards laid together must be of one rank, unless they form a ladder "
+                                         "(KN-12) or a kåk (KN-15) (KN-3.1)."))
     _check_ladder(ranks, play.double_deck)
     if play.dots >= 3:
-        raise RuleViolation("KN-16.8", f"With {play.dots} dots you may not lay ladders (KN-16.8).")
+        raise RuleViolation("KN-16.8", "With %(dots)s dots you may not lay ladders (KN-16.8).", dots=play.dots)
     return "ladder"
 
 
@@ -519,8 +523,9 @@ def _check_kak(blocks: list[tuple[str, int]], double_deck: bool) -> None:
     if "7" in (low, high):
         raise RuleViolation("KN-15", "7s may not be part of a kåk: they have no rank of their own (KN-15).")
     if low not in _VALUE or high not in _VALUE:
-        raise RuleViolation("KN-15", "A kåk is made of ordinary ranks: no 2s, 10s or "
-                                     f"{_plural('X', double_deck)} (KN-15).")
+        if double_deck:
+            raise RuleViolation("KN-15", "A kåk is made of ordinary ranks: no 2s, 10s or kajaks (KN-15).")
+        raise RuleViolation("KN-15", "A kåk is made of ordinary ranks: no 2s, 10s or knäkers (KN-15).")
     if _VALUE[low] > _VALUE[high]:
         raise RuleViolation("KN-15", f"In a kåk the lower group is laid first: the {_plural(high)} before "
                                      f"the {_plural(low)} (KN-15).")
@@ -529,8 +534,8 @@ def _check_kak(blocks: list[tuple[str, int]], double_deck: bool) -> None:
 def _check_ladder(ranks: list[str], double_deck: bool) -> None:
     """KN-12 .. KN-12.4: rising one rank at a time, 7s optional, no 2s or 10s, jokers wrap A -> 3."""
     if "2" in ranks or "10" in ranks:
-        raise _ShapeError("KN-12.3", "2s and 10s are never part of a ladder; leave them out, "
-                                       "e.g. (9, J, Q) (KN-12.3).")
+        raise _ShapeError("KN-12.3", N_("2s and 10s are never part of a ladder; leave them out, "
+                                          "e.g. (9, J, Q) (KN-12.3)."))
     seen: set[str] = set()
     prev: str | None = None
     for r in ranks:
@@ -539,12 +544,12 @@ def _check_ladder(ranks: list[str], double_deck: bool) -> None:
             if r in seen or not (step == 1 or (prev, r) == ("6", "8")):
                 shown = ", ".join("kajak" if x == "X" and double_deck else "knäker" if x == "X" else x
                                   for x in ranks)
-                raise _ShapeError("KN-12", f"({shown}) is not a ladder: the ranks must rise one step at a "
-                                             "time (7s may be skipped, 2s and 10s left out) (KN-12).")
+                raise _ShapeError("KN-12", N_("(%(ranks)s) is not a ladder: the ranks must rise one step at a "
+                                              "time (7s may be skipped, 2s and 10s left out) (KN-12)."), ranks=shown)
         seen.add(r)
         prev = r
     if len(seen) < 3:  # pragma: no cover - two ranks are refused by _shape
-        raise _ShapeError("KN-12", "A ladder needs at least three different ranks (KN-12).")
+        raise _ShapeError("KN-12", N_("A ladder needs at least three different ranks (KN-12)."))
 
 
 # --- a combination on the pile -------------------------------------------------
@@ -572,11 +577,15 @@ def _check_instick(top: _Top, cards: tuple[Card, ...], kind: str, source: str, p
     if kind != "set":
         raise RuleViolation("KN-11", "An instick is never a combination such as a ladder or a kåk (KN-11).")
     rank = cards[0].rank
-    if rank in ("2", "10", "7"):
-        raise RuleViolation("KN-11.1", f"{_plural(rank).capitalize()} may not be laid as an instick (KN-11.1).")
+    if rank == "2":
+        raise RuleViolation("KN-11.1", "2s may not be laid as an instick (KN-11.1).")
+    if rank == "10":
+        raise RuleViolation("KN-11.1", "10s may not be laid as an instick (KN-11.1).")
+    if rank == "7":
+        raise RuleViolation("KN-11.1", "7s may not be laid as an instick (KN-11.1).")
     if top.card is None:
-        raise RuleViolation("KN-11", f"An instick needs a top card of the same rank, and {top.describe()} "
-                                     "has none (KN-11).")
+        said = f"An instick needs a top card of the same rank, and {top.describe()} has none (KN-11)."
+        raise RuleViolation("KN-11", said)
     if rank != top.rank:
         raise RuleViolation("KN-11", f"An instick must be of the same rank as {top.describe()}, "
                                      f"not {_word(rank, play.double_deck)} (KN-11).")
@@ -588,8 +597,9 @@ def _check_entry(top: _Top, cards: tuple[Card, ...], kind: str, play: Play) -> N
     if not play.double_deck and top.knaker >= 3 and first.rank == "3" and kind == "set":
         if len(cards) >= 4:
             return  # KN-10.2: four 3s flip (three 3s make a fripple knäker, judged before)
-        raise RuleViolation("KN-10.2", "On a triple knäker only a 10, three 3s (making a fripple knäker) or "
-                                       f"four 3s may be laid, not {_count(len(cards))} (KN-10.2).")
+        said = (f"On a triple knäker only a 10, three 3s (making a fripple knäker) or four 3s may be laid, "
+                f"not {_count(len(cards))} (KN-10.2).")
+        raise RuleViolation("KN-10.2", said)
     lead: list[Card] = []
     for card in cards:
         lead.append(card)
@@ -736,16 +746,26 @@ def _ladder_rule(ranks: list[str], after: tuple[PileCard, ...], new_from: int) -
 
 _STAGE = {"hand": 0, "chance": 0, "face_up": 1, "face_down": 2}
 
+#: KN-6.1/KN-6.2: a lay from a source already left behind, by (stage reached, source of the lay).
+_SOURCE_GONE: dict[tuple[int, str], str] = {
+    (1, "hand"): N_("After laying face-up cards your hand is empty, so you cannot lay from the hand now (KN-6.1)."),
+    (1, "chance"): N_("After laying face-up cards your hand is empty, so you cannot lay from the chance now "
+                      "(KN-6.1)."),
+    (2, "hand"): N_("After laying face-down cards your hand and face-up cards are empty, so you cannot lay from "
+                    "the hand now (KN-6.2)."),
+    (2, "chance"): N_("After laying face-down cards your hand and face-up cards are empty, so you cannot lay from "
+                      "the chance now (KN-6.2)."),
+    (2, "face_up"): N_("After laying face-down cards your hand and face-up cards are empty, so you cannot lay from "
+                       "the face-up now (KN-6.2)."),
+}
+
 
 def _check_source(lay_: Lay, stage: int, extends: bool) -> int:
     """KN-6.1, KN-6.2, KN-3.2: where the cards of one lay come from."""
     new = _STAGE[lay_.source]
     if new < stage:
         rule = "KN-6.2" if stage == 2 else "KN-6.1"
-        gone = "face-down" if stage == 2 else "face-up"
-        empty = "your hand and face-up cards are" if stage == 2 else "your hand is"
-        raise RuleViolation(rule, f"After laying {gone} cards {empty} empty, so you cannot lay from the "
-                                  f"{lay_.source.replace('_', '-')} now ({rule}).")
+        raise RuleViolation(rule, _SOURCE_GONE[stage, lay_.source])
     if lay_.source == "face_down" and (len(lay_.cards) != 1 or extends):
         raise RuleViolation("KN-6.2", "Face-down cards are turned and laid one at a time, each as a lay of its "
                                       "own (KN-6.2).")
@@ -758,8 +778,8 @@ def _check_source(lay_: Lay, stage: int, extends: bool) -> int:
 def judge(play: Play) -> Verdict:
     """Is this turn legal on this pile, by which rule, and what happens?"""
     if play.dots >= 5:
-        return _illegal(RuleViolation("KN-16.8", f"With {play.dots} dots you are disqualified and may not lay "
-                                                 "until the next game (KN-16.8)."), 0, play)
+        return _illegal(RuleViolation("KN-16.8", "With %(dots)s dots you are disqualified and may not lay "
+                                                 "until the next game (KN-16.8).", dots=play.dots), 0, play)
     if play.instick and len(play.lays) != 1:
         return _illegal(RuleViolation("KN-11", "An instick is a single lay of cards of the top card's rank "
                                                "(KN-11)."), 1, play)

@@ -71,13 +71,13 @@ def start(players: tuple[str, ...], dealer: str, stake: int, options: Options, *
     """A new game: KU-1 player count, KU-2 everyone pays the stake into the pot."""
     n = len(players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise RuleViolation("KU-1", f"Kul is played by 2 to 10 players; you have {n} (KU-1).")
+        raise RuleViolation("KU-1", "Kul is played by 2 to 10 players; you have %(n)s (KU-1).", n=n)
     if stake < 0:
         raise RuleViolation("KU-2", "The stake cannot be negative (KU-2).")
     if carried_in < 0:
         raise BadInput("carried_in", "A carried pot cannot be negative.")
     if dealer not in players:
-        raise BadInput("dealer", f"{dealer[:40]!r} is not a player of this match.")
+        raise BadInput("dealer", "%(name)s is not a player of this match.", name=repr(dealer[:40]))
     state = State(players=players, balances=(-stake,) * n, pot=stake * n + carried_in, finished=False,
                   dealer=players.index(dealer), stake=stake, options=options, marks=(0,) * n,
                   carried_in=carried_in)
@@ -103,13 +103,15 @@ def round_json(rnd: Round, money: Money) -> dict[str, Any]:
 def apply(state: State, rnd: Round) -> State:
     """One more mark (KU-3); the first to ``marks_to_win`` takes the pot (KU-4)."""
     if state.winner is not None:
-        raise RuleViolation("KU-4", f"{state.players[state.winner]} has won the Kul; the game is over (KU-4).")
+        raise RuleViolation("KU-4", "%(winner)s has won the Kul; the game is over (KU-4).",
+                            winner=state.players[state.winner])
     if state.finished:
         raise RuleViolation("SK-14", "The game has been closed; no more deals can be entered (SK-14).")
     try:
         who = state.players.index(rnd.last_trick)
     except ValueError:
-        raise BadInput("last_trick", f"{rnd.last_trick[:40]!r} is not a player of this match.") from None
+        raise BadInput("last_trick", "%(name)s is not a player of this match.",
+                       name=repr(rnd.last_trick[:40])) from None
     marks = pay(state.marks, who, 1)
     n = len(state.players)
     if marks[who] >= state.options.marks_to_win:

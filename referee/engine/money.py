@@ -35,17 +35,17 @@ class Money:
         from referee.engine import BadInput
 
         if isinstance(text, bool) or not isinstance(text, (str, int)):
-            raise BadInput(field, f"{field} must be an amount written as text, like \"3.00\".")
+            raise BadInput(field, "%(name)s must be an amount written as text, like \"3.00\".", name=field)
         raw = str(text).strip().replace(",", ".")
         m = _AMOUNT.match(raw)
         if m is None:
-            raise BadInput(field, f"{field} is not an amount: {str(text)[:40]!r}.")
+            raise BadInput(field, "%(name)s is not an amount: %(text)s.", name=field, text=repr(str(text)[:40]))
         frac = m.group("frac") or ""
         if len(frac) > self.digits:
-            raise BadInput(field, f"{field} has more than {self.digits} decimals.")
+            raise BadInput(field, "%(name)s has more than %(digits)s decimals.", name=field, digits=self.digits)
         minor: int = int(m.group("whole")) * 10**self.digits + int(frac.ljust(self.digits, "0") or "0")
         if minor > MAX_MINOR:
-            raise BadInput(field, f"{field} is too large.")
+            raise BadInput(field, "%(name)s is too large.", name=field)
         return -minor if m.group("sign") else minor
 
     def format(self, minor: int) -> str:

@@ -61,8 +61,11 @@ def parse_options(cls: type[T], data: object) -> T:
     values: dict[str, Any] = {}
     for name, value in data.items():
         if name not in fields:
-            known = ", ".join(sorted(fields)) or "none"
-            raise BadInput(f"options.{name}", f"Unknown option {str(name)[:40]!r} (known: {known}).")
+            if not fields:
+                raise BadInput(f"options.{name}", "Unknown option %(name)s (known: none).",
+                               name=repr(str(name)[:40]))
+            raise BadInput(f"options.{name}", "Unknown option %(name)s (known: %(known)s).",
+                           name=repr(str(name)[:40]), known=", ".join(sorted(fields)))
         values[name] = _check_option(name, value, hints[name], fields[name].metadata)
     return cls(**values)
 
@@ -74,23 +77,23 @@ def _check_option(name: str, value: Any, hint: Any, meta: Mapping[str, Any]) -> 
     if value is None:
         if allows_none:
             return None
-        raise BadInput(field, f"Option {name} needs a value.")
+        raise BadInput(field, "Option %(name)s needs a value.", name=name)
     if base is bool:
         if not isinstance(value, bool):
-            raise BadInput(field, f"Option {name} must be true or false.")
+            raise BadInput(field, "Option %(name)s must be true or false.", name=name)
     elif base is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise BadInput(field, f"Option {name} must be a whole number.")
+            raise BadInput(field, "Option %(name)s must be a whole number.", name=name)
         lo, hi = meta.get("min", -MAX_INT), meta.get("max", MAX_INT)
         if not lo <= value <= hi:
-            raise BadInput(field, f"Option {name} must be from {lo} to {hi}.")
+            raise BadInput(field, "Option %(name)s must be from %(lo)s to %(hi)s.", name=name, lo=lo, hi=hi)
     elif base is str:
         if not isinstance(value, str):
-            raise BadInput(field, f"Option {name} must be text.")
+            raise BadInput(field, "Option %(name)s must be text.", name=name)
     choices = meta.get("choices")
     if choices is not None and value not in choices:
-        allowed = ", ".join(str(c) for c in choices)
-        raise BadInput(field, f"Option {name} must be one of: {allowed}.")
+        raise BadInput(field, "Option %(name)s must be one of: %(allowed)s.", name=name,
+                       allowed=", ".join(str(c) for c in choices))
     return value
 
 
@@ -124,37 +127,37 @@ def expect_object(data: object, field: str, allowed: Collection[str],
                   required: Collection[str] = ()) -> Mapping[str, Any]:
     """A JSON object with only ``allowed`` keys and all ``required`` ones."""
     if not isinstance(data, Mapping):
-        raise BadInput(field, f"{field} must be a JSON object.")
+        raise BadInput(field, "%(name)s must be a JSON object.", name=field)
     for key in data:
         if key not in allowed:
             raise BadInput(f"{field}.{key}" if field != "round" else str(key)[:60],
-                           f"Unknown field {str(key)[:40]!r}.")
+                           "Unknown field %(key)s.", key=repr(str(key)[:40]))
     for key in sorted(required):
         if key not in data:
-            raise BadInput(key, f"{key} is required.")
+            raise BadInput(key, "%(key)s is required.", key=key)
     return data
 
 
 def expect_int(value: object, field: str) -> int:
     """A JSON whole number (not a bool, not a float) of sane size."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(field, f"{field} must be a whole number.")
+        raise BadInput(field, "%(name)s must be a whole number.", name=field)
     if not -MAX_INT <= value <= MAX_INT:
-        raise BadInput(field, f"{field} is out of range.")
+        raise BadInput(field, "%(name)s is out of range.", name=field)
     return value
 
 
 def expect_bool(value: object, field: str) -> bool:
     if not isinstance(value, bool):
-        raise BadInput(field, f"{field} must be true or false.")
+        raise BadInput(field, "%(name)s must be true or false.", name=field)
     return value
 
 
 def expect_str(value: object, field: str, max_len: int = 200) -> str:
     if not isinstance(value, str):
-        raise BadInput(field, f"{field} must be text.")
+        raise BadInput(field, "%(name)s must be text.", name=field)
     if len(value) > max_len:
-        raise BadInput(field, f"{field} is longer than {max_len} characters.")
+        raise BadInput(field, "%(name)s is longer than %(max_len)s characters.", name=field, max_len=max_len)
     return value
 
 
@@ -164,23 +167,23 @@ def expect_player(players: tuple[str, ...], value: object, field: str) -> int:
     try:
         return players.index(name)
     except ValueError:
-        raise BadInput(field, f"{name[:40]!r} is not a player of this match.") from None
+        raise BadInput(field, "%(name)s is not a player of this match.", name=repr(name[:40])) from None
 
 
 def expect_players(players: tuple[str, ...], value: object, field: str) -> tuple[int, ...]:
     """Seat indices of a JSON list of distinct players of the match, in the given order."""
     if not isinstance(value, list):
-        raise BadInput(field, f"{field} must be a list of player names.")
+        raise BadInput(field, "%(name)s must be a list of player names.", name=field)
     seats = tuple(expect_player(players, v, field) for v in value)
     if len(set(seats)) != len(seats):
-        raise BadInput(field, f"{field} names a player twice.")
+        raise BadInput(field, "%(name)s names a player twice.", name=field)
     return seats
 
 
 def expect_player_map(players: tuple[str, ...], value: object, field: str) -> dict[int, object]:
     """A JSON object keyed by player names: seat index -> raw value."""
     if not isinstance(value, Mapping):
-        raise BadInput(field, f"{field} must be an object keyed by player names.")
+        raise BadInput(field, "%(name)s must be an object keyed by player names.", name=field)
     return {expect_player(players, k, field): v for k, v in value.items()}
 
 

@@ -83,7 +83,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
+from referee.engine import N_, BadInput, MatchState, RuleViolation, check_conserved, violation
 from referee.engine.cards import SUITS, Card, full_deck, parse_card
 from referee.engine.money import Money, add, share
 from referee.engine.records import (
@@ -211,11 +211,12 @@ def start(players: tuple[str, ...], dealer: str, stake: int, options: Options) -
     """A new match; with ``pot`` scoring every player pays the stake in (SL-10)."""
     n = len(players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise RuleViolation("SL-1", f"Schloapfer is for 2 to 6 players; this match has {n}.")
+        raise RuleViolation("SL-1", "Schloapfer is for 2 to 6 players; this match has %(n)s.", n=n)
     if options.turned_trump and n > TURNED_TRUMP_MAX:
-        raise RuleViolation("SL-12", f"Turning up trumps from the stock needs at most 5 players; this match has {n}.")
+        raise RuleViolation("SL-12", "Turning up trumps from the stock needs at most 5 players; this match has %(n)s.",
+                            n=n)
     if dealer not in players:
-        raise BadInput("dealer", f"{dealer[:40]!r} is not a player of this match.")
+        raise BadInput("dealer", "%(dealer)s is not a player of this match.", dealer=repr(dealer[:40]))
     if stake < 0:
         raise BadInput("stake", "The stake cannot be negative.")
     zeros = (0,) * n
@@ -244,13 +245,26 @@ def round_json(rnd: Round, money: Money) -> dict[str, Any]:
     return {"eyes": {name: e for name, e in zip(rnd.players, rnd.eyes, strict=True) if e is not None}}
 
 
+#: "The match is over: ... won the pot", one template per number of winners (1 to 6).
+_WON_THE_POT: tuple[str, ...] = (
+    N_("The match is over: %(p1)s won the pot; no more deals."),
+    N_("The match is over: %(p1)s and %(p2)s won the pot; no more deals."),
+    N_("The match is over: %(p1)s and %(p2)s and %(p3)s won the pot; no more deals."),
+    N_("The match is over: %(p1)s and %(p2)s and %(p3)s and %(p4)s won the pot; no more deals."),
+    N_("The match is over: %(p1)s and %(p2)s and %(p3)s and %(p4)s and %(p5)s won the pot; no more deals."),
+    N_("The match is over: %(p1)s and %(p2)s and %(p3)s and %(p4)s and %(p5)s and %(p6)s won the pot; "
+       "no more deals."),
+)
+
+
 def _ended_message(state: State) -> RuleViolation:
     names = state.players
     if state.ended_by == "SL-10" or (state.ended_by == "SL-11" and state.winners):
-        who = " and ".join(names[w] for w in state.winners)
-        return RuleViolation(state.ended_by, f"The match is over: {who} won the pot; no more deals.")
+        who = {f"p{k}": names[w] for k, w in enumerate(state.winners, start=1)}
+        return RuleViolation(state.ended_by, _WON_THE_POT[len(state.winners) - 1], **who)
     if state.ended_by in ("SL-9", "SL-11") and state.loser is not None:
-        return RuleViolation(state.ended_by, f"The match is over: {names[state.loser]} has lost; no more deals.")
+        return RuleViolation(state.ended_by, "The match is over: %(player)s has lost; no more deals.",
+                             player=names[state.loser])
     return RuleViolation("SL-9", "The game leader closed this match; no more deals.")
 
 
@@ -269,26 +283,33 @@ def _validate(state: State, rnd: Round) -> tuple[int, ...]:
     played = tuple(i for i in range(n) if rnd.eyes[i] is not None)
     for i in played:
         if state.status[i] != IN:
-            gone = "has finished" if state.status[i] == FINISHED else "is out"
-            raise RuleViolation("SL-13", f"{names[i]} {gone} and takes no part in the deals; leave {names[i]} out.")
+            if state.status[i] == FINISHED:
+                raise RuleViolation("SL-13", "%(player)s has finished and takes no part in the deals; "
+                                             "leave %(player)s out.", player=names[i])
+            raise RuleViolation("SL-13", "%(player)s is out and takes no part in the deals; leave %(player)s out.",
+                                player=names[i])
     eyes = {i: e for i in played if (e := rnd.eyes[i]) is not None}
     for i, e in eyes.items():
         if not 0 <= e <= TOTAL_EYES:
-            raise RuleViolation("SL-13", f"Eyes are a whole number from 0 to 152; {names[i]} has {e}.")
+            raise RuleViolation("SL-13", "Eyes are a whole number from 0 to 152; %(player)s has %(eyes)s.",
+                                player=names[i], eyes=e)
         if e in (1, TOTAL_EYES - 1):
-            raise RuleViolation("SL-13", f"No set of cards is worth {e} eyes; check {names[i]}'s count.")
+            raise RuleViolation("SL-13", "No set of cards is worth %(eyes)s eyes; check %(player)s's count.",
+                                eyes=e, player=names[i])
     total = sum(eyes.values())
     if total > TOTAL_EYES:
-        raise RuleViolation("SL-13", f"Eyes must add up to at most 152; you entered {total}.")
+        raise RuleViolation("SL-13", "Eyes must add up to at most 152; you entered %(total)s.", total=total)
     dealer = names[state.dealer]
     if not state.options.turned_trump and state.dealer not in eyes:
-        raise RuleViolation("SL-13", f"The dealer ({dealer}) must always play; enter {dealer}'s eyes.")
+        raise RuleViolation("SL-13", "The dealer (%(dealer)s) must always play; enter %(dealer)s's eyes.",
+                            dealer=dealer)
     if len(played) == 1:
         (only,) = played
         if eyes[only] != 0:
             rule = "SL-12" if state.options.turned_trump else "SL-4"
             who = names[only]
-            raise RuleViolation(rule, f"Everybody else passed, so {who} wins without play; enter 0 eyes for {who}.")
+            raise RuleViolation(rule, "Everybody else passed, so %(player)s wins without play; "
+                                      "enter 0 eyes for %(player)s.", player=who)
     return played
 
 
@@ -553,9 +574,9 @@ def eye_count(cards: Iterable[Card | str], trump: str) -> EyeCount:
     for item in cards:
         card = item if isinstance(item, Card) else parse_card(item, "cards")
         if card not in DECK:
-            raise BadInput("cards", f"{card.code} is not in the 36-card Jass deck (6 to ace).")
+            raise BadInput("cards", "%(card)s is not in the 36-card Jass deck (6 to ace).", card=card.code)
         if card in seen:
-            raise BadInput("cards", f"{card.code} is listed twice.")
+            raise BadInput("cards", "%(card)s is listed twice.", card=card.code)
         seen.add(card)
         out.append(CardEyes(card=card.code, eyes=card_eyes(card, suit), trump=card.suit == suit))
     return EyeCount(trump=suit, cards=tuple(out), total=sum(c.eyes for c in out))

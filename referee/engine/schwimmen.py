@@ -64,7 +64,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
+from referee.engine import N_, BadInput, MatchState, RuleViolation, check_conserved, violation
 from referee.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_card, parse_cards
 from referee.engine.money import Money, add, share
 from referee.engine.records import (
@@ -174,19 +174,25 @@ def rate(cards: Sequence[Card], feuer: bool = True) -> HandValue:
 
 def hand_value(cards: Sequence[Card], deck: int = 32, feuer: bool = True) -> HandValue:
     """The value of a hand of ``deck`` (SW-3); RuleViolation SW-10 for a hand that is not one."""
-    _check_hand(cards, deck, "This hand")
+    _check_hand(cards, deck, None)
     return rate(cards, feuer)
 
 
-def _check_hand(cards: Sequence[Card], deck: int, who: str) -> None:
+def _check_hand(cards: Sequence[Card], deck: int, player: str | None) -> None:
+    """SW-10 checks of one hand: ``player`` whose hand it is, ``None`` for the referee's "this hand"."""
     if len(cards) != 3:
-        raise RuleViolation("SW-10", f"{who} must have exactly three cards, not {len(cards)}.")
+        if player is None:
+            raise RuleViolation("SW-10", "This hand must have exactly three cards, not %(n)s.", n=len(cards))
+        raise RuleViolation("SW-10", "%(player)s's hand must have exactly three cards, not %(n)s.",
+                            player=player, n=len(cards))
     allowed = deck_cards(deck)
     for c in cards:
         if c not in allowed:
-            raise RuleViolation("SW-10", f"{c.label} is not a card of the {deck}-card deck.")
+            raise RuleViolation("SW-10", "%(card)s is not a card of the %(deck)s-card deck.", card=c.label, deck=deck)
     if len(set(cards)) != 3:
-        raise RuleViolation("SW-10", f"{who} holds the same card twice.")
+        if player is None:
+            raise RuleViolation("SW-10", "This hand holds the same card twice.")
+        raise RuleViolation("SW-10", "%(player)s's hand holds the same card twice.", player=player)
 
 
 def value_json(hv: HandValue) -> dict[str, Any]:
@@ -272,9 +278,9 @@ def start(players: tuple[str, ...], dealer: str, stake: int, options: Options) -
     """A new match: everyone has ``lives`` lives and pays the stake into the pot (SW-1, SW-7, SW-9)."""
     n = len(players)
     if not 2 <= n <= 9:
-        raise RuleViolation("SW-1", f"Schwimmen is for 2 to 9 players, not {n}.")
+        raise RuleViolation("SW-1", "Schwimmen is for 2 to 9 players, not %(n)s.", n=n)
     if dealer not in players:
-        raise BadInput("dealer", f"{dealer[:40]!r} is not a player of this match.")
+        raise BadInput("dealer", "%(dealer)s is not a player of this match.", dealer=repr(dealer[:40]))
     if stake < 0:
         raise RuleViolation("SW-9", "The stake cannot be negative.")
     state = State(
@@ -294,16 +300,16 @@ def _seat(state: State, name: str, field: str) -> int:
     try:
         return state.players.index(name)
     except ValueError:
-        raise BadInput(field, f"{name[:40]!r} is not a player of this match.") from None
+        raise BadInput(field, "%(name)s is not a player of this match.", name=repr(name[:40])) from None
 
 
 def _half_points(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise BadInput(field, f"{field} must be a number like 30 or 30.5.")
+        raise BadInput(field, "%(name)s must be a number like 30 or 30.5.", name=field)
     if isinstance(value, float) and (not math.isfinite(value) or not (2 * value).is_integer()):
-        raise BadInput(field, f"{field} must be a whole number or a half, like 30.5.")
+        raise BadInput(field, "%(name)s must be a whole number or a half, like 30.5.", name=field)
     if abs(value) > MAX_INT:
-        raise BadInput(field, f"{field} is out of range.")
+        raise BadInput(field, "%(name)s is out of range.", name=field)
     return int(2 * value)
 
 
@@ -380,21 +386,40 @@ def _values_ambiguous(values: dict[int, int], mode: str) -> bool:
     return shared(max(values.values())) or (bool(above) and shared(min(above)))
 
 
-def _names(state: State, seats: Sequence[int]) -> str:
+def _named(rule: str, one: str, many: str, state: State, seats: Sequence[int],
+           **params: object) -> RuleViolation:
+    """A violation naming players: template ``one`` with ``%(player)s`` for one player, else ``many``.
+
+    ``many`` names them as ``%(players)s and %(last)s``, where ``players`` is
+    the names but the last, separated by commas (A, B and C).
+    """
     names = [state.players[s] for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return RuleViolation(rule, one, player=names[0], **params)
+    return RuleViolation(rule, many, players=", ".join(names[:-1]), last=names[-1], **params)
 
 
-def _check_named(state: State, named: set[int], what: str) -> None:
+def _check_named(state: State, named: set[int], hands: bool) -> None:
+    """Every player still in the match is named, nobody else: in ``hands`` or else in the values."""
     playing = set(_in_match(state))
     gone = sorted(named - playing)
+    if gone and hands:
+        raise _named("SW-10", N_("%(player)s is out of the match and takes no part; leave them out of the a hand."),
+                     N_("%(players)s and %(last)s is out of the match and takes no part; "
+                        "leave them out of the a hand."), state, gone)
     if gone:
-        raise RuleViolation("SW-10", f"{_names(state, gone)} is out of the match and takes no part; "
-                                     f"leave them out of the {what}.")
+        raise _named("SW-10", N_("%(player)s is out of the match and takes no part; leave them out of the a value."),
+                     N_("%(players)s and %(last)s is out of the match and takes no part; "
+                        "leave them out of the a value."), state, gone)
     missing = sorted(playing - named)
+    if missing and hands:
+        raise _named("SW-10", N_("Every player still in the match needs a hand; %(player)s is missing."),
+                     N_("Every player still in the match needs a hand; %(players)s and %(last)s is missing."),
+                     state, missing)
     if missing:
-        raise RuleViolation("SW-10", f"Every player still in the match needs {what}; "
-                                     f"{_names(state, missing)} is missing.")
+        raise _named("SW-10", N_("Every player still in the match needs a value; %(player)s is missing."),
+                     N_("Every player still in the match needs a value; %(players)s and %(last)s is missing."),
+                     state, missing)
 
 
 def _claims(state: State, rnd: Round, by: int, values: dict[int, HandValue] | dict[int, int]) -> None:
@@ -404,13 +429,15 @@ def _claims(state: State, rnd: Round, by: int, values: dict[int, HandValue] | di
         return v.half_points if isinstance(v, HandValue) else v
 
     if rnd.ended_by == "31" and half(by) != THIRTY_ONE:
-        raise RuleViolation("SW-10", f"{rnd.by} ended the game with 31 but holds {_text(half(by))}.")
+        raise RuleViolation("SW-10", "%(player)s ended the game with 31 but holds %(value)s.",
+                            player=rnd.by, value=_text(half(by)))
     if rnd.ended_by == "feuer" and half(by) != FEUER:
-        raise RuleViolation("SW-10", f"{rnd.by} ended the game with Feuer but does not hold three aces.")
+        raise RuleViolation("SW-10", "%(player)s ended the game with Feuer but does not hold three aces.",
+                            player=rnd.by)
     for s in sorted(values):
         if half(s) == FEUER and not (rnd.ended_by == "feuer" and s == by):
-            raise RuleViolation("SW-5", f"{state.players[s]} holds Feuer, which ends the game at once; "
-                                        "enter the game as ended by Feuer.")
+            raise RuleViolation("SW-5", "%(player)s holds Feuer, which ends the game at once; "
+                                        "enter the game as ended by Feuer.", player=state.players[s])
 
 
 def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], dict[int, str]]:
@@ -426,7 +453,7 @@ def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], di
         raise RuleViolation("SW-5", "This match is played without Feuer, so a game cannot end by Feuer.")
     by = _seat(state, rnd.by, "by")
     if state.out[by]:
-        raise RuleViolation("SW-10", f"{rnd.by} is out of the match and cannot end a game.")
+        raise RuleViolation("SW-10", "%(player)s is out of the match and cannot end a game.", player=rnd.by)
     playing = _in_match(state)
     values: dict[int, int | None] = dict.fromkeys(playing)
     notes: dict[int, str] = {}
@@ -434,14 +461,14 @@ def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], di
     if rnd.entry == "hands":
         hands = {_seat(state, name, "hands"): tuple(parse_card(c, f"hands.{name}") for c in cards)
                  for name, cards in rnd.hands}
-        _check_named(state, set(hands), "a hand")
+        _check_named(state, set(hands), hands=True)
         seen: set[Card] = set()
         for s in sorted(hands):
-            _check_hand(hands[s], opts.deck, f"{state.players[s]}'s hand")
+            _check_hand(hands[s], opts.deck, state.players[s])
             twice = seen & set(hands[s])
             if twice:
                 card = min(twice)
-                raise RuleViolation("SW-10", f"{card.label} appears in more than one hand.")
+                raise RuleViolation("SW-10", "%(card)s appears in more than one hand.", card=card.label)
             seen |= set(hands[s])
         rated = {s: rate(h, opts.feuer) for s, h in hands.items()}
         _claims(state, rnd, by, rated)
@@ -455,12 +482,13 @@ def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], di
         losers = others if rnd.ended_by == "feuer" else _losers(keys, opts.losers)
     elif rnd.entry == "points":
         points = {_seat(state, name, "points"): half for name, half in rnd.points}
-        _check_named(state, set(points), "a value")
+        _check_named(state, set(points), hands=False)
         allowed = possible_values(opts.deck, opts.feuer)
         for s in sorted(points):
             if points[s] not in allowed:
-                raise RuleViolation("SW-4", f"No three cards of the {opts.deck}-card deck are worth "
-                                            f"{_text(points[s])}; {state.players[s]} cannot hold that.")
+                raise RuleViolation("SW-4", "No three cards of the %(deck)s-card deck are worth "
+                                            "%(value)s; %(player)s cannot hold that.",
+                                    deck=opts.deck, value=_text(points[s]), player=state.players[s])
         _claims(state, rnd, by, points)
         values = dict(points)
         if rnd.ended_by == "feuer":
@@ -474,11 +502,13 @@ def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], di
         losers = {_seat(state, name, "losers") for name in rnd.losers}
         gone = sorted(s for s in losers if state.out[s])
         if gone:
-            raise RuleViolation("SW-10", f"{_names(state, gone)} is out of the match and cannot lose a life.")
+            raise _named("SW-10", N_("%(player)s is out of the match and cannot lose a life."),
+                         N_("%(players)s and %(last)s is out of the match and cannot lose a life."), state, gone)
         if rnd.ended_by == "feuer":
             if losers != others:
-                raise RuleViolation("SW-5", f"After Feuer every other player loses a life: "
-                                            f"the losers are {_names(state, sorted(others))}.")
+                raise _named("SW-5", N_("After Feuer every other player loses a life: the losers are %(player)s."),
+                             N_("After Feuer every other player loses a life: "
+                                "the losers are %(players)s and %(last)s."), state, sorted(others))
         elif opts.losers == "lowest" and not losers:
             raise RuleViolation("SW-6", "The player with the lowest hand loses a life; name at least one loser.")
         elif opts.losers == "twenty_or_less" and losers == set(playing):
@@ -488,7 +518,7 @@ def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], di
             raise BadInput("hands", "Enter the hands, the points or the losers of the game.")
         losers = others
     else:
-        raise BadInput("round", f"Unknown entry {rnd.entry[:20]!r}.")
+        raise BadInput("round", "Unknown entry %(entry)s.", entry=repr(rnd.entry[:20]))
     return losers, values, notes
 
 

@@ -150,7 +150,7 @@ def start(players: tuple[str, ...], dealer: str, stake: int, options: Options, *
     """A new match: SK-1 player count, SK-2 stake, SK-5 first pot (plus a carried pot)."""
     n = len(players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise RuleViolation("SK-1", f"Svängknack needs 3 to 16 players; you have {n} (SK-1).")
+        raise RuleViolation("SK-1", "Svängknack needs 3 to 16 players; you have %(n)s (SK-1).", n=n)
     if stake <= 0 or stake % 3:
         raise RuleViolation("SK-2", "The stake must be more than zero and divisible by three "
                                     "in the smallest coin, so the pot splits into three tricks (SK-2).")
@@ -159,7 +159,7 @@ def start(players: tuple[str, ...], dealer: str, stake: int, options: Options, *
     if carried_in % 3:
         raise RuleViolation("SK-2", "A carried pot must be divisible by three in the smallest coin (SK-2).")
     if dealer not in players:
-        raise BadInput("dealer", f"{dealer[:40]!r} is not a player of this match.")
+        raise BadInput("dealer", "%(name)s is not a player of this match.", name=repr(dealer[:40]))
     d = players.index(dealer)
     paid = pay((0,) * n, d, stake) if options.first_pot == "dealer_only" else (stake,) * n
     balances = tuple(-p for p in paid)
@@ -238,7 +238,7 @@ def _seat(state: State, name: str, field: str) -> int:
     try:
         return state.players.index(name)
     except ValueError:
-        raise BadInput(field, f"{name[:40]!r} is not a player of this match.") from None
+        raise BadInput(field, "%(name)s is not a player of this match.", name=repr(name[:40])) from None
 
 
 def apply(state: State, rnd: Round) -> State:
@@ -252,11 +252,13 @@ def apply(state: State, rnd: Round) -> State:
     # Who svängar (SK-4, SK-11).
     sv = left if rnd.svangare is None else _seat(state, rnd.svangare, "svangare")
     if sv not in (left, next_left):
-        raise RuleViolation("SK-11", f"The svängare must be {players[left]} (left of the dealer) or "
-                                     f"{players[next_left]} if the sväng was passed; not {players[sv]} (SK-11).")
+        raise RuleViolation("SK-11", "The svängare must be %(left)s (left of the dealer) or "
+                                     "%(next_left)s if the sväng was passed; not %(svangare)s (SK-11).",
+                              left=players[left], next_left=players[next_left], svangare=players[sv])
     passed = sv == next_left
     if passed and rnd.redeal:
-        raise RuleViolation("SK-11", f"{players[sv]} got the sväng passed on and may not ask for a redeal (SK-11).")
+        raise RuleViolation("SK-11", "%(svangare)s got the sväng passed on and may not ask for a redeal (SK-11).",
+                              svangare=players[sv])
 
     # Who plays (SK-10).
     must_play = forced(state)
@@ -269,18 +271,19 @@ def apply(state: State, rnd: Round) -> State:
         inside = tuple(i in seats for i in range(n))
         if must_play and not all(inside):
             missing = ", ".join(players[i] for i in range(n) if not inside[i])
-            raise RuleViolation("SK-10", f"Everyone must play this round (forced participation); "
-                                         f"missing: {missing} (SK-10).")
+            raise RuleViolation("SK-10", "Everyone must play this round (forced participation); "
+                                         "missing: %(missing)s (SK-10).", missing=missing)
     if not inside[sv]:
-        raise RuleViolation("SK-8", f"The svängare {players[sv]} always plays and must be a participant (SK-8).")
+        raise RuleViolation("SK-8", "The svängare %(svangare)s always plays and must be a participant (SK-8).",
+                              svangare=players[sv])
     alone = sum(inside) == 1
 
     # Tricks (SK-7, SK-8).
     tricks = [0] * n
     if alone:
         if rnd.tricks is not None and rnd.tricks != ((players[sv], TRICKS),):
-            raise RuleViolation("SK-7", f"{players[sv]} played alone and takes the whole pot: leave the tricks "
-                                        f"out or give {players[sv]} all 3 (SK-7).")
+            raise RuleViolation("SK-7", "%(svangare)s played alone and takes the whole pot: leave the tricks "
+                                        "out or give %(svangare)s all 3 (SK-7).", svangare=players[sv])
         tricks[sv] = TRICKS
     else:
         if rnd.tricks is None:
@@ -288,13 +291,15 @@ def apply(state: State, rnd: Round) -> State:
         for name, count in rnd.tricks:
             i = _seat(state, name, "tricks")
             if not inside[i]:
-                raise RuleViolation("SK-8", f"{name} did not knock and cannot hold tricks (SK-8).")
+                raise RuleViolation("SK-8", "%(name)s did not knock and cannot hold tricks (SK-8).", name=name)
             if not 0 <= count <= TRICKS:
-                raise RuleViolation("SK-8", f"Tricks are whole numbers from 0 to 3; {name} has {count} (SK-8).")
+                raise RuleViolation("SK-8", "Tricks are whole numbers from 0 to 3; %(name)s has %(count)s (SK-8).",
+                                      name=name, count=count)
             tricks[i] = count
         total = sum(tricks)
         if total != TRICKS:
-            raise RuleViolation("SK-8", f"Tricks must add up to 3; you entered {total} (SK-8).")
+            raise RuleViolation("SK-8", "Tricks must add up to 3; you entered %(total)s (SK-8).",
+                                  total=total)
 
     # Money (SK-8, SK-9, SK-6).
     pot = state.pot
@@ -375,10 +380,11 @@ def first_dealer(draws: Mapping[str, Card]) -> str:
     seen: dict[Card, str] = {}
     for name, card in draws.items():
         if card.is_joker:
-            raise RuleViolation("SK-3", f"{name} drew a joker; Svängknack is played without jokers (SK-3).")
+            raise RuleViolation("SK-3", "%(name)s drew a joker; Svängknack is played without jokers (SK-3).",
+                                  name=name)
         if card in seen:
-            raise RuleViolation("SK-3", f"{seen[card]} and {name} cannot both have drawn {card.label} "
-                                        f"from one deck (SK-3).")
+            raise RuleViolation("SK-3", "%(first)s and %(name)s cannot both have drawn %(card)s "
+                                        "from one deck (SK-3).", first=seen[card], name=name, card=card.label)
         seen[card] = name
     return max(draws, key=lambda name: card_strength(draws[name]))
 

@@ -25,6 +25,7 @@ from wtforms.fields.choices import SelectChoice
 from referee import games, payments, ratelimit, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
+from referee.messages import explain
 from referee.models import Match, Night
 from referee.pages import round_forms
 from referee.pages.forms import (
@@ -264,7 +265,7 @@ def new_night() -> Any:
                                           leader=form.leader.data or "",
                                           group_token=form.group_token.data or None)
         except BadInput as exc:
-            _field_error(form, exc.field, exc.message)
+            _field_error(form, exc.field, explain(exc))
         except services.NotFound as exc:
             form.group_token.errors = [str(exc)]
         else:
@@ -315,7 +316,7 @@ def add_player(night_id: int) -> Any:
         try:
             services.add_player(nt, form.name.data)
         except BadInput as exc:
-            flash(exc.message, "error")
+            flash(explain(exc), "error")
     else:
         flash(_("Give the new player a name (at most 40 characters)."), "error")
     return redirect(url_for("pages.night", night_id=night_id))
@@ -349,7 +350,7 @@ def add_payment(night_id: int) -> Any:
         payments.record_payment(nt, request.form.get("payer"), request.form.get("payee"),
                                 request.form.get("amount", ""), idem_key=form.form_token.data or None)
     except (RuleViolation, BadInput) as exc:
-        flash(exc.message, "error")
+        flash(explain(exc), "error")
     else:
         flash(_("Payment recorded."), "ok")
     return redirect(url_for("pages.settlement", night_id=night_id, plan=request.form.get("plan") or None))
@@ -364,7 +365,7 @@ def void_payment(night_id: int, payment_id: int) -> Any:
     try:
         payments.void_payment(nt, payment_id, form.reason.data or "")
     except (RuleViolation, BadInput) as exc:
-        flash(exc.message, "error")
+        flash(explain(exc), "error")
     except services.NotFound:
         abort(404)
     else:
@@ -384,7 +385,7 @@ def carry(night_id: int) -> Any:
     try:
         payments.carry_debts(nt, target)
     except (RuleViolation, BadInput) as exc:
-        flash(exc.message, "error")
+        flash(explain(exc), "error")
     else:
         flash(_("What was open is carried to the later night as opening balances."), "ok")
     return redirect(url_for("pages.settlement", night_id=night_id))
@@ -406,7 +407,7 @@ def payment_details(night_id: int, name: str) -> Any:
                                          form.holder.data or "")
         except BadInput as exc:
             error = exc
-            _field_error(form, exc.field, exc.message)
+            _field_error(form, exc.field, explain(exc))
         else:
             flash(_("Payment details of %(name)s saved.", name=name), "ok")
             return redirect(url_for("pages.settlement", night_id=night_id))
@@ -432,7 +433,7 @@ def new_match(night_id: int) -> Any:
             match = services.create_match(nt, chosen_game, seats, form.dealer.data, form.stake.data or None,
                                           options_from(request.form, described))
         except BadInput as exc:
-            _field_error(form, exc.field, exc.message)
+            _field_error(form, exc.field, explain(exc))
         except RuleViolation as exc:
             error = exc
         else:

@@ -47,6 +47,7 @@ from werkzeug.datastructures import MultiDict
 from referee.engine import BadInput
 from referee.engine import knaker_pile as kp
 from referee.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card
+from referee.messages import explain
 from referee.pages import bp
 
 #: How many earlier steps "undo" can go back.
@@ -262,7 +263,7 @@ def act(board: Board, settings: Settings, history: list[tuple[str, str]],
         elif action == "lay":
             _lay(out)
     except BadInput as exc:
-        out.error = exc.message
+        out.error = explain(exc)
     return out
 
 
@@ -317,7 +318,7 @@ def page_context(board: Board, settings: Settings, history: list[tuple[str, str]
         try:
             verdict = check(board, settings)
         except BadInput as exc:
-            error = exc.message
+            error = explain(exc)
     if board.lays:
         settings = replace(settings, source=board.lays[-1][0])
     pile_text, lays_text = board.texts()
@@ -346,7 +347,7 @@ def knaker_referee() -> Any:
         board = read_board(request.form.get("pile", ""), request.form.get("lays", "")).with_source(settings.source)
     except BadInput as exc:
         message = _("The cards on this page could not be read (%(reason)s), so it starts again from an "
-                    "empty pile.", reason=exc.message)
+                    "empty pile.", reason=explain(exc))
         return render_template(TEMPLATE, c=page_context(Board(), settings, [], error=message)), 400
     out = act(board, settings, history, request.form)
     ctx = page_context(out.board, out.settings, out.history, error=out.error, laid=out.laid, refused=out.refused)
@@ -365,7 +366,7 @@ def knaker_referee_verdict() -> Any:
     try:
         board = read_board(request.form.get("pile", ""), request.form.get("lays", "")).with_source(settings.source)
     except BadInput as exc:
-        board, error = Board(), exc.message
+        board, error = Board(), explain(exc)
     else:
         error = None
     ctx = page_context(board, settings, read_history(request.form.get("history", "")), error=error)

@@ -21,6 +21,7 @@ from flask_babel import gettext as _
 from referee import services
 from referee.engine import BadInput
 from referee.engine.schloapfer import DECK_RANKS, EyeCount, eye_count
+from referee.messages import explain
 from referee.models import Match
 from referee.pages import bp, can_edit
 
@@ -73,7 +74,7 @@ def schloapfer_eyes() -> Any:
             try:
                 count = eye_count(chosen, trump)
             except BadInput as exc:
-                error = exc.message
+                error = explain(exc)
     targets: list[tuple[int, str]] = []
     if match is not None and can_edit(match.night) and match.status != "closed":
         state = services.state_of(match)

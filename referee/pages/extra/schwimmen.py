@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 from referee.engine import BadInput, RuleViolation
 from referee.engine import schwimmen as sw
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
+from referee.messages import explain
 from referee.pages import bp
 from referee.pages.round_forms.schwimmen import card_codes
 
@@ -163,9 +164,9 @@ def schwimmen_value() -> Any:
             hand = tuple(parse_card(c) for c in codes)
             hv = sw.hand_value(hand, deck, feuer)
         except BadInput as exc:
-            error = exc.message
+            error = explain(exc)
         except RuleViolation as exc:
-            error = exc.message if len(codes) >= 3 else ""
+            error = explain(exc) if len(codes) >= 3 else ""
         else:
             result = {"value": hv.value, "kind": hv.kind, "explain": sw.explain(hand, feuer),
                       "rule": _rule_text(hv.kind, hand, feuer)}
