@@ -94,6 +94,13 @@ def _token() -> str | None:
     return view or None
 
 
+def authorized_night(night_id: int, write: bool) -> Night:
+    """The night of the URL (404 if none), once the request's token may read it, or write to it."""
+    night = services.get_night(night_id)
+    authorize(night, write)
+    return night
+
+
 def authorize(night: Night, write: bool) -> None:
     """Edit token for writes; edit or view token for reads (constant time)."""
     token = _token()
@@ -185,24 +192,21 @@ def create_night() -> Any:
 
 @bp.get("/nights/<int:night_id>")
 def get_night(night_id: int) -> Any:
-    night = services.get_night(night_id)
-    authorize(night, write=False)
+    night = authorized_night(night_id, write=False)
     return jsonify(night_json(night))
 
 
 @bp.post("/nights/<int:night_id>/revoke")
 def revoke(night_id: int) -> Any:
     """A new edit token: the old one (and every phone holding it) can no longer write."""
-    night = services.get_night(night_id)
-    authorize(night, write=True)
+    night = authorized_night(night_id, write=True)
     token = services.revoke_edit_token(night)
     return jsonify({"id": night.id, "edit_token": token})
 
 
 @bp.post("/nights/<int:night_id>/players")
 def add_player(night_id: int) -> Any:
-    night = services.get_night(night_id)
-    authorize(night, write=True)
+    night = authorized_night(night_id, write=True)
     data = body({"name"}, {"name"})
     services.add_player(night, data["name"])
     return jsonify(night_json(services.get_night(night_id))), 201
@@ -243,8 +247,7 @@ def payment_json(p: Any, money: Any) -> dict[str, Any]:
 
 @bp.get("/nights/<int:night_id>/settlement")
 def settlement(night_id: int) -> Any:
-    night = services.get_night(night_id)
-    authorize(night, write=False)
+    night = authorized_night(night_id, write=False)
     kind = request.args.get("plan", "fewest")
     if kind not in ("fewest", "leader"):
         raise BadInput("plan", "plan must be fewest or leader.")
@@ -254,8 +257,7 @@ def settlement(night_id: int) -> Any:
 @bp.post("/nights/<int:night_id>/payments")
 def add_payment(night_id: int) -> Any:
     """A transfer paid, fully or partly (an event: voidable, never edited)."""
-    night = services.get_night(night_id)
-    authorize(night, write=True)
+    night = authorized_night(night_id, write=True)
     data = body({"from", "to", "amount"}, {"from", "to", "amount"})
     key = request.headers.get("Idempotency-Key")
     if key is not None and len(key) > 100:
@@ -267,8 +269,7 @@ def add_payment(night_id: int) -> Any:
 
 @bp.post("/nights/<int:night_id>/payments/<int:payment_id>/void")
 def void_payment(night_id: int, payment_id: int) -> Any:
-    night = services.get_night(night_id)
-    authorize(night, write=True)
+    night = authorized_night(night_id, write=True)
     data = body({"reason"})
     payments.void_payment(night, payment_id, data.get("reason"))
     return jsonify({"settlement": settlement_json(night)})
@@ -277,8 +278,7 @@ def void_payment(night_id: int, payment_id: int) -> Any:
 @bp.post("/nights/<int:night_id>/carry")
 def carry(night_id: int) -> Any:
     """Carry what is still open to a later night of the group (opening balances there)."""
-    night = services.get_night(night_id)
-    authorize(night, write=True)
+    night = authorized_night(night_id, write=True)
     data = body({"to_night"}, {"to_night"})
     payments.carry_debts(night, data["to_night"])
     return jsonify({"settlement": settlement_json(night)})
@@ -287,8 +287,7 @@ def carry(night_id: int) -> Any:
 @bp.post("/nights/<int:night_id>/players/<name>/details")
 def payment_details(night_id: int, name: str) -> Any:
     """A player's Swish number and/or IBAN with the account holder."""
-    night = services.get_night(night_id)
-    authorize(night, write=True)
+    night = authorized_night(night_id, write=True)
     data = body({"swish", "iban", "holder"})
     player = payments.set_payment_details(night, name, data.get("swish", ""), data.get("iban", ""),
                                           data.get("holder", ""))
@@ -299,8 +298,7 @@ def payment_details(night_id: int, name: str) -> Any:
 @bp.get("/nights/<int:night_id>/export.json")
 def export_night(night_id: int) -> Any:
     """Everything needed to rebuild the night (its facts, never derived states)."""
-    night = services.get_night(night_id)
-    authorize(night, write=False)
+    night = authorized_night(night_id, write=False)
     resp = jsonify(exports.export_night(night))
     resp.headers["Content-Disposition"] = f'attachment; filename="night-{night.id}.json"'
     return resp
@@ -327,8 +325,7 @@ def _match_reply(status: int) -> Callable[[Any], tuple[int, dict[str, Any]]]:
 
 @bp.post("/nights/<int:night_id>/matches")
 def create_match(night_id: int) -> Any:
-    night = services.get_night(night_id)
-    authorize(night, write=True)
+    night = authorized_night(night_id, write=True)
     scope = f"night:{night_id}:matches"
     if (stored := replay_stored(scope)) is not None:
         return stored

@@ -77,14 +77,29 @@ def allowed(night: Night) -> bool:
                                for t in (night.view_token, night.edit_token))
 
 
+def readable(night: Night) -> Night:
+    """``night``, or a 403 for a request that may not read its sheets."""
+    if not allowed(night):
+        abort(403)
+    return night
+
+
+def readable_night(night_id: int) -> Night:
+    """The night of the URL (404 if none) once the request may read it (403 otherwise)."""
+    try:
+        night = services.get_night(night_id)
+    except services.NotFound:
+        abort(404)
+    return readable(night)
+
+
 @bp.get("/matches/<int:match_id>/protocol.pdf")
 def protocol(match_id: int) -> Response:
     try:
         match = services.get_match(match_id)
     except services.NotFound:
         abort(404)
-    if not allowed(match.night):
-        abort(403)
+    readable(match.night)
     html = protocol_html(match)
     return pdf_response(render_pdf(html), f"protocol-{match.game}-{match.id}.pdf")
 
@@ -99,12 +114,7 @@ def protocol_html(match: Match) -> str:
 
 @bp.get("/nights/<int:night_id>/settlement.pdf")
 def settlement_sheet(night_id: int) -> Response:
-    try:
-        night = services.get_night(night_id)
-    except services.NotFound:
-        abort(404)
-    if not allowed(night):
-        abort(403)
+    night = readable_night(night_id)
     return pdf_response(render_pdf(settlement_html(night)), f"settlement-{night.id}.pdf")
 
 
@@ -129,12 +139,7 @@ def export_csv(night_id: int) -> Response:
     """One row per round, result, payment and transfer, for spreadsheets."""
     from referee import exports
 
-    try:
-        night = services.get_night(night_id)
-    except services.NotFound:
-        abort(404)
-    if not allowed(night):
-        abort(403)
+    night = readable_night(night_id)
     resp = Response(exports.export_csv(night).encode("utf-8-sig"), mimetype="text/csv")  # BOM: Excel reads å ä ö
     resp.headers["Content-Disposition"] = f'attachment; filename="night-{night.id}.csv"'
     return resp
