@@ -30,7 +30,7 @@ def wants_json() -> bool:
 #: Retry-After, unlike the 503 of a busy or unreachable database); someone must free space
 #: or make the database writable. The write was rolled back: nothing was saved.
 STORAGE_STATUS = 507
-STORAGE_MESSAGE = "The database cannot store anything right now (disk full or read-only); nothing was saved."
+STORAGE_MESSAGE = N_("The database cannot store anything right now (disk full or read-only); nothing was saved.")
 #: PostgreSQL SQLSTATEs: disk_full, read_only_sql_transaction.
 _STORAGE_SQLSTATES = frozenset({"53100", "25006"})
 #: SQLite result codes (and their extended forms, e.g. SQLITE_READONLY_DBMOVED).
@@ -75,8 +75,7 @@ def storage_error(exc: BaseException) -> tuple[Response, int]:
                              str(getattr(exc, "orig", exc)).strip())
     if wants_json():
         return jsonify({"error": STORAGE_MESSAGE}), STORAGE_STATUS
-    page = render_template("error.html", code=STORAGE_STATUS, message=gettext(
-        "The database cannot store anything right now (disk full or read-only); nothing was saved."))
+    page = render_template("error.html", code=STORAGE_STATUS, message=gettext(STORAGE_MESSAGE))
     return Response(page), STORAGE_STATUS
 
 
