@@ -6,7 +6,13 @@ PORT   ?= 5000
 WORKERS ?= 2
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
-.PHONY: run test lint check translations messages deps-system bench soak clean
+.PHONY: run test lint check translations messages deps-system browser-engine bench soak clean
+
+## The engine in the browser (Pyodide from the npm registry, pinned) and the engine bundle built from
+## the source; both under static/pyodide/, which git ignores.
+PYODIDE_VERSION := 314.0.7
+PYODIDE_DIR := static/pyodide
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -28,8 +34,24 @@ messages: $(VENV)/.installed
 		--no-location --sort-output -o referee/translations/messages.pot .
 	$(VENV)/bin/pybabel -q update -i referee/translations/messages.pot -d referee/translations --no-fuzzy-matching
 
+$(PYODIDE_DIR)/.version-$(PYODIDE_VERSION):
+	@command -v npm >/dev/null || { echo "installing npm (Debian)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; fi; }
+	rm -rf $(PYODIDE_DIR).tmp && mkdir -p $(PYODIDE_DIR).tmp
+	cd $(PYODIDE_DIR).tmp && npm pack --silent pyodide@$(PYODIDE_VERSION) >/dev/null && tar xzf pyodide-$(PYODIDE_VERSION).tgz
+	mkdir -p $(PYODIDE_DIR) && for f in $(PYODIDE_FILES); do cp $(PYODIDE_DIR).tmp/package/$$f $(PYODIDE_DIR)/; done
+	rm -rf $(PYODIDE_DIR).tmp && rm -f $(PYODIDE_DIR)/.version-* && touch $@
+
+$(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py referee/browser.py referee/games.py referee/bundle.py \
+		$(wildcard referee/translations/*/LC_MESSAGES/messages.po)
+	$(MAKE) --no-print-directory translations
+	$(PY) -m referee.bundle $@ >/dev/null
+
+browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/referee_engine.zip
+
 ## make run: install, create or migrate the database, serve with gunicorn.
-run: $(VENV)/.installed translations
+run: $(VENV)/.installed translations browser-engine
 	$(VENV)/bin/flask --app referee db upgrade
 	exec $(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - \
 		--graceful-timeout 5 'referee:create_app()'
@@ -45,7 +67,7 @@ deps-system:
 	else echo "not allowed to install:$$missing (the tests needing them will skip)"; fi
 
 ## make test: install what the tests need and run them all (SQLite and PostgreSQL).
-test: $(VENV)/.installed-test translations deps-system
+test: $(VENV)/.installed-test translations deps-system browser-engine
 	$(VENV)/bin/ruff check referee tests bench
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q $(PYTEST_ARGS)
@@ -60,4 +82,4 @@ soak: $(VENV)/.installed-test deps-system
 	$(PY) bench/soak.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts $(PYODIDE_DIR)

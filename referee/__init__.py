@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 import os
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,10 @@ def select_locale() -> str:
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """Build the app; ``overrides`` replace settings (tests)."""
+    # The in-browser engine's module and WebAssembly files, whatever the machine's MIME table says
+    # (a module with another type is refused under ``nosniff``; WebAssembly streams only as itself).
+    mimetypes.add_type("text/javascript", ".mjs")
+    mimetypes.add_type("application/wasm", ".wasm")
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=str(config.INSTANCE))
     app.config.update(config.load(overrides))
@@ -88,7 +93,7 @@ def _register_headers(app: Flask) -> None:
     def _headers(resp: Response) -> Response:
         resp.headers.setdefault(
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
             "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         resp.headers.setdefault("Referrer-Policy", "no-referrer")

@@ -4,7 +4,8 @@ The engine raises :class:`~referee.engine.RuleViolation` and
 :class:`~referee.engine.BadInput` with an English template and its
 parameters; the template is the message ID of the catalogs in
 ``referee/translations`` (extracted with ``make messages``). Here, in the
-web layer, it is translated for the request's language and filled in. A
+web layer, it is translated for the request's language and filled in
+(:func:`referee.engine.explain`, which the in-browser engine uses too). A
 template without a translation stays English, so nothing is ever lost.
 """
 
@@ -13,20 +14,12 @@ from __future__ import annotations
 from flask import Flask, has_request_context
 from flask_babel import gettext
 
-from referee.engine import fill, with_rule
+from referee import engine
 
 
 def explain(exc: BaseException) -> str:
     """The message of an engine exception in the user's language (English outside a request)."""
-    template = getattr(exc, "template", None)
-    if template is None:
-        return str(getattr(exc, "message", exc))
-    # A parameter can be another engine exception (a void refused because of a later round's rule).
-    params = {k: explain(v) if isinstance(v, BaseException) else v
-              for k, v in (getattr(exc, "params", {}) or {}).items()}
-    text = gettext(template, **params) if has_request_context() else fill(template, params)
-    rule = getattr(exc, "rule", None)
-    return with_rule(text, rule) if rule else text
+    return engine.explain(exc, gettext if has_request_context() else str)
 
 
 def register(app: Flask) -> None:

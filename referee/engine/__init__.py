@@ -85,6 +85,25 @@ class BadInput(ValueError):
         super().__init__(self.message)
 
 
+def explain(exc: BaseException, translate: Callable[[str], str] = str) -> str:
+    """The message of an engine exception, its template passed through ``translate`` first.
+
+    The one way an engine message becomes text: the web layer passes the
+    request's gettext, the in-browser engine (``referee/browser.py``) the
+    gettext of the page's language, and the default leaves it English. A
+    parameter that is itself an engine exception (a void refused because of a
+    later round's rule) is explained the same way.
+    """
+    template = getattr(exc, "template", None)
+    if template is None:
+        return str(getattr(exc, "message", exc))
+    params = {k: explain(v, translate) if isinstance(v, BaseException) else v
+              for k, v in (getattr(exc, "params", {}) or {}).items()}
+    text = fill(translate(template), params)
+    rule = getattr(exc, "rule", None)
+    return with_rule(text, rule) if rule else text
+
+
 def N_(template: str) -> str:
     """Marks a message template made outside a ``RuleViolation``/``BadInput`` call for extraction."""
     return template

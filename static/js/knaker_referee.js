@@ -90,6 +90,10 @@
       })
       .catch(function () {
         if (n !== asked) return;
+        if (window.RefereeEngine && lays().some(function (l) { return l.cards.length; })) {
+          askHere(n);  // no network: the same engine, in this browser
+          return;
+        }
         var box = document.getElementById("kr-verdict");
         box.classList.remove("kr-busy");
         box.textContent = "";
@@ -97,6 +101,58 @@
         p.textContent = form.dataset.offline; box.appendChild(p);
         form.classList.add("kr-offline");  // show the "Ask" button again
       });
+  }
+
+  // --- the same question to the engine in this browser (static/js/pyengine.js), offline ---
+  function requestJson() {  // as request_json() in referee/pages/extra/knaker_referee.py
+    var handicaps = [];
+    form.querySelectorAll("input[data-handicap]:checked").forEach(function (el) { handicaps.push(el.name); });
+    return {
+      pile: pile().map(function (c) { return c.slice(-1) === "*" ? { card: c.slice(0, -1), by: "self" } : c; }),
+      lays: lays().filter(function (l) { return l.cards.length; })
+        .map(function (l) { return { cards: l.cards, source: l.source }; }),
+      source: checked("source") || "hand",
+      instick: !!(form.elements.instick && form.elements.instick.checked),
+      last_card: !!(form.elements.last_card && form.elements.last_card.checked),
+      dots: parseInt(checked("dots") || (form.elements.dots && form.elements.dots.value) || "0", 10) || 0,
+      double_deck: !!(form.elements.double_deck && form.elements.double_deck.checked),
+      handicaps: handicaps
+    };
+  }
+  function line(cls, text, id) {
+    var p = document.createElement("p"); p.className = cls; p.textContent = text;
+    if (id) p.id = id;
+    return p;
+  }
+  function askHere(n) {
+    var box = document.getElementById("kr-verdict");
+    box.textContent = "";
+    box.appendChild(line("muted kr-local", form.dataset.loadingEngine, "kr-local"));
+    window.RefereeEngine.ask("knaker/play", requestJson()).then(function (answer) {
+      if (n !== asked) return;
+      box.classList.remove("kr-busy");
+      box.textContent = "";
+      var v = answer.body;
+      if (answer.status !== 200) {
+        box.appendChild(line("error kr-error", v.error, "kr-error"));
+      } else {
+        var div = document.createElement("div");
+        div.className = "kr-answer " + (v.legal ? "legal" : "illegal"); div.id = "kr-answer";
+        div.appendChild(line("kr-yes", v.legal ? "\u2713 " + form.dataset.yes : "\u2717 " + form.dataset.no, "kr-yes"));
+        var rule = line("kr-rule", ""), strong = document.createElement("strong"), span = document.createElement("span");
+        strong.id = "kr-rule"; strong.textContent = v.rule; span.id = "kr-rule-text"; span.textContent = " " + v.rule_text;
+        rule.appendChild(strong); rule.appendChild(span); div.appendChild(rule);
+        div.appendChild(line("kr-reason", v.reason, "kr-reason"));
+        box.appendChild(div);
+      }
+      box.appendChild(line("muted kr-local", form.dataset.localEngine, "kr-local"));
+    }).catch(function () {
+      if (n !== asked) return;
+      box.classList.remove("kr-busy");
+      box.textContent = "";
+      box.appendChild(line("error", form.dataset.offline));
+      form.classList.add("kr-offline");
+    });
   }
 
   function change(apply) {

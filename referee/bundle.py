@@ -1,0 +1,47 @@
+"""Build the engine bundle the phone's browser runs (``python -m referee.bundle OUT.zip``).
+
+The zip holds the pure engine (``referee/engine``), the browser's door
+(``referee/browser.py``), the game registry (``referee/games.py``) and the
+compiled catalogs, laid out as in the source tree, with an empty
+``referee/__init__.py`` so that importing the engine does not import Flask.
+It is made from the source at install time (``make run``/``make test``), so
+the browser never runs a second copy of a rule.
+"""
+
+from __future__ import annotations
+
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+
+#: What the browser needs, relative to the ``referee`` package.
+MODULES = ("browser.py", "games.py")
+
+
+def files() -> list[tuple[Path, str]]:
+    """``(source, name in the zip)`` for everything the bundle holds, in a stable order."""
+    found = [(p, f"referee/{p.relative_to(ROOT).as_posix()}") for p in sorted((ROOT / "engine").glob("*.py"))]
+    found += [(ROOT / m, f"referee/{m}") for m in MODULES]
+    found += [(p, f"referee/{p.relative_to(ROOT).as_posix()}")
+              for p in sorted((ROOT / "translations").glob("*/LC_MESSAGES/messages.mo"))]
+    return found
+
+
+def build(out: Path) -> Path:
+    """Write the bundle to ``out`` (fixed timestamps: the same source gives the same bytes)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(zipfile.ZipInfo("referee/__init__.py", (2026, 1, 1, 0, 0, 0)),
+                    '"""The engine bundle for the browser (built by referee/bundle.py)."""\n')
+        for src, name in files():
+            zf.writestr(zipfile.ZipInfo(name, (2026, 1, 1, 0, 0, 0)), src.read_bytes(),
+                        compress_type=zipfile.ZIP_DEFLATED)
+    tmp.replace(out)
+    return out
+
+
+if __name__ == "__main__":
+    print(build(Path(sys.argv[1] if len(sys.argv) > 1 else "static/pyodide/referee_engine.zip")))

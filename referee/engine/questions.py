@@ -1,0 +1,55 @@
+"""The referee's questions as one table: a name → a pure function from a JSON object to a JSON object.
+
+The JSON API (``referee/api/referee_routes.py``) and the engine running in the
+phone's browser (Pyodide, ``referee/browser.py``) both answer through this
+table, so a question has exactly one answer wherever it is asked, online or
+with no network at all. Bad input raises :class:`~referee.engine.BadInput`,
+as everywhere in the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from referee.engine import BadInput, knaker_pile, schloapfer, schwimmen, svangknack
+
+Question = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+def first_dealer(data: Mapping[str, Any]) -> dict[str, Any]:
+    """SK-3: the highest drawn card deals first."""
+    return {"dealer": svangknack.first_dealer(svangknack.parse_draws(data)), "rule": "SK-3"}
+
+
+def hand_value(data: Mapping[str, Any]) -> dict[str, Any]:
+    """SW-2/SW-3: the value of a three-card hand."""
+    cards, deck, feuer = schwimmen.parse_value_request(data)
+    return schwimmen.value_json(schwimmen.hand_value(cards, deck, feuer))
+
+
+def knaker_play(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Part B of Knaker: may this be laid here? (an illegal play is an answer too)."""
+    return knaker_pile.verdict_json(knaker_pile.judge(knaker_pile.parse_play(data)))
+
+
+def schloapfer_eyes(data: Mapping[str, Any]) -> dict[str, Any]:
+    """SL-2: the eyes of a pile of cards for the given trump."""
+    cards, trump = schloapfer.parse_eyes_request(data)
+    return schloapfer.eye_count_json(schloapfer.eye_count(cards, trump))
+
+
+#: ``/api/referee/<name>`` → its answer.
+QUESTIONS: dict[str, Question] = {
+    "svangknack/dealer": first_dealer,
+    "schwimmen/value": hand_value,
+    "knaker/play": knaker_play,
+    "schloapfer/eyes": schloapfer_eyes,
+}
+
+
+def answer(name: str, data: object) -> dict[str, Any]:
+    """The answer to question ``name`` for the request body ``data`` (a JSON object)."""
+    if not isinstance(data, Mapping):
+        raise BadInput("body", "The request body must be a JSON object.")
+    return QUESTIONS[name](data)
