@@ -1,72 +1,66 @@
-// The referee's engine in this browser: the same Python engine as the server, run by Pyodide.
-// Loaded lazily: nothing here runs before the page has painted; `RefereeEngine.warm()` starts the
-// download in idle time (so the files are cached for when the network is gone) and `ask()` answers
-// a question exactly as the JSON API would: {status, body}. Progress goes to every element with
-// `data-pyengine-status` (the first load is about 13 MB; later ones come from the cache).
+// The referee's engine in this browser: the same Python engine as the server, run by Pyodide in a
+// worker (static/js/pyengine-worker.mjs), so the page never waits for WebAssembly. `ask()` answers a
+// question exactly as the JSON API would: {status, body}. Pages that need answers without a network
+// mark an element `data-pyengine-warm`: the engine then starts in idle time after the page's load
+// event (and its files are cached for when the network goes). Progress goes to every element with
+// `data-pyengine-status` (texts in `data-pyengine-<state>`: loading, ready, failed).
 (function () {
   "use strict";
   var root = document.documentElement;
-  var base = root.getAttribute("data-pyodide") || "/static/pyodide/";
-  var loading = null;
+  var script = document.currentScript;
+  var workerUrl = script ? script.src.replace(/pyengine\.js(\?.*)?$/, "pyengine-worker.mjs") : "/static/js/pyengine-worker.mjs";
+  var worker = null, ready = null, waiting = {}, next = 1;
 
-  function say(state, text) {
+  function say(state) {
     root.setAttribute("data-pyengine", state);
     document.querySelectorAll("[data-pyengine-status]").forEach(function (el) {
       var t = el.getAttribute("data-pyengine-" + state);
-      el.textContent = t === null ? (text || "") : t;
-      el.hidden = !el.textContent;
+      el.textContent = t || "";
+      el.hidden = !t;
     });
   }
 
-  function load() {
-    if (loading) return loading;
-    var started = performance.now();
-    say("loading");
-    loading = import(base + "pyodide.mjs")
-      .then(function (mod) { return mod.loadPyodide({ indexURL: base }); })
-      .then(function (py) {
-        say("unpacking");
-        return fetch(base + "referee_engine.zip").then(function (resp) {
-          if (!resp.ok) throw new Error("engine bundle: " + resp.status);
-          return resp.arrayBuffer();
-        }).then(function (buf) {
-          py.unpackArchive(buf, "zip", { extractDir: "/referee_engine" });
-          py.runPython("import sys\nsys.path.insert(0, '/referee_engine')\nimport referee.browser");
-          var door = py.pyimport("referee.browser");
-          RefereeEngine.loadMs = Math.round(performance.now() - started);
-          say("ready");
-          return door;
-        });
-      })
-      .catch(function (err) {
-        loading = null;  // a later question tries again
-        say("failed");
-        throw err;
-      });
-    return loading;
+  function post(name, data, lang) {
+    if (!worker) {
+      say("loading");
+      worker = new Worker(workerUrl, { type: "module" });
+      worker.onmessage = function (ev) {
+        var msg = ev.data;
+        if (msg.progress) {
+          if (msg.progress === "ready") { RefereeEngine.loadMs = msg.loadMs; say("ready"); }
+          return;
+        }
+        var w = waiting[msg.id];
+        delete waiting[msg.id];
+        if (!w) return;
+        if (msg.error) { say("failed"); w.reject(new Error(msg.error)); } else w.resolve(msg.answer);
+      };
+    }
+    return new Promise(function (resolve, reject) {
+      var id = next++;
+      waiting[id] = { resolve: resolve, reject: reject };
+      worker.postMessage({ id: id, name: name, data: data, lang: lang });
+    });
   }
 
   function lang() { return (root.getAttribute("lang") || "en").slice(0, 2); }
 
   var RefereeEngine = {
     loadMs: null,
-    /** Start loading now (idempotent); resolves when the engine can answer. */
-    load: load,
-    /** Load in idle time, so that the engine is cached before the network goes. */
+    /** Start the engine now (idempotent); resolves when it can answer. */
+    load: function () {
+      if (!ready) ready = post(null, null, "en").catch(function (err) { ready = null; throw err; });
+      return ready;
+    },
+    /** Start it in idle time, so that it is ready (and its files cached) before the network goes. */
     warm: function () {
-      var go = function () { load().catch(function () {}); };
+      var go = function () { RefereeEngine.load().catch(function () {}); };
       if (window.requestIdleCallback) window.requestIdleCallback(go, { timeout: 3000 });
       else setTimeout(go, 500);
     },
-    /** The API's answer to `name` ("knaker/play", "round/check", …) for `data`: {status, body}. */
+    /** The API's answer to `name` ("knaker/play", "round/check", …) for `data`: {status, body, ms}. */
     ask: function (name, data, language) {
-      return load().then(function (door) {
-        var t0 = performance.now();
-        var answer = JSON.parse(door.ask(name, JSON.stringify(data), language || lang()));
-        answer.ms = performance.now() - t0;
-        answer.local = true;
-        return answer;
-      });
+      return RefereeEngine.load().then(function () { return post(name, data, language || lang()); });
     }
   };
   window.RefereeEngine = RefereeEngine;

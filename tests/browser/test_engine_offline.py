@@ -128,3 +128,39 @@ def test_knaker_referee_answers_with_no_network(live_server: LiveServer, phone: 
     expect(page.locator("#kr-reason")).to_contain_text("4")
     watched.shot("knaker-refused")
     assert not _offline_noise(watched.problems)
+
+
+def test_a_round_is_checked_in_the_browser_as_on_the_server(live_server: LiveServer, phone: Any,
+                                                            artifacts: Path) -> None:
+    """``round/check`` against the match's snapshot: the server's 422 (SK-8) and the next state, offline."""
+    from referee import services
+
+    watched = watch(phone, artifacts, "engine_offline-")
+    client = live_server.app.test_client()
+    night = client.post("/api/nights", json={"name": "N", "currency": "SEK",
+                                             "players": ["Anna", "Bo", "Cia", "Dan"]}).get_json()
+    auth = {"Authorization": f"Bearer {night['edit_token']}"}
+    match = client.post(f"/api/nights/{night['id']}/matches", headers=auth, json={
+        "game": "svangknack", "players": ["Anna", "Bo", "Cia", "Dan"], "dealer": "Anna", "stake": "3.00"}).get_json()
+
+    def snapshot() -> dict[str, Any]:
+        with live_server.app.app_context():
+            return dict(services.get_match(match["id"]).snapshot.state)
+
+    _engine_page(phone, live_server.url)
+    phone.context.set_offline(True)
+    bad = {"svangare": "Bo", "participants": ["Bo", "Dan"], "tricks": {"Bo": 2, "Dan": 2}}
+    good = {"svangare": "Bo", "participants": ["Bo", "Dan"], "tricks": {"Bo": 2, "Dan": 1}}
+    for lang in ("en", "sv", "de"):
+        here = _browser_answer(phone, "round/check", {"game": "svangknack", "digits": 2, "state": snapshot(),
+                                                      "round": bad}, lang)
+        server = client.post(f"/api/matches/{match['id']}/rounds", json=bad,
+                             headers={**auth, "Accept-Language": lang})
+        assert (here["status"], here["body"]) == (server.status_code, server.get_json())
+        assert here["body"]["rule"] == "SK-8"
+    here = _browser_answer(phone, "round/check", {"game": "svangknack", "digits": 2, "state": snapshot(),
+                                                  "round": good}, "en")
+    server = client.post(f"/api/matches/{match['id']}/rounds", json=good, headers=auth)
+    assert here["status"] == 200 and server.status_code == 201
+    assert here["body"] == {"legal": True, "state": server.get_json()["state"]}
+    assert not _offline_noise(watched.problems)
