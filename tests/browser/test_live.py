@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import PHONE, LiveServer, watch
-from tests.browser.test_svangknack_night import shown_balances
+from tests.browser.test_svangknack_night import minor, shown_balances
 
 pytestmark = pytest.mark.browser
 
@@ -60,12 +60,19 @@ def test_a_guest_phone_follows_the_leaders_round(live_server: LiveServer, phone:
     co_leader.page.goto(f"{base}/matches/{match['id']}")
     guest_night = another_phone(browser)
     guest_night.goto(f"{base}/v/{night['view_token']}")  # the guest's night page (sets the view right)
+    # The tablet in the middle of the table (landscape), on the guest's view right.
+    tablet_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    tablet_context.set_default_timeout(10_000)
+    tablet = watch(tablet_context.new_page(), artifacts, "live-table-")
+    tablet.page.goto(f"{base}/v/{night['view_token']}")
+    tablet.page.goto(f"{base}/matches/{match['id']}/table")
+    assert tablet.page.locator("#td-dealer").inner_text().strip() == "Anna"
     assert shown_balances(guest.page) == START
     assert not guest.page.locator("#round-form").count()  # a view link cannot enter rounds
     # The co-leader starts tapping round 1 (Dan 1 trick) but has not saved yet.
     co_leader.page.locator('#round-form tr[data-name="Dan"] label.pick').nth(1).tap()
     # Wait until the guest's page has its stream open (the opening event came in).
-    for page in (guest.page, co_leader.page, guest_night):
+    for page in (guest.page, co_leader.page, guest_night, tablet.page):
         page.wait_for_function("() => performance.getEntriesByType('resource')"
                                ".some(e => e.name.indexOf('/live') > 0)")
     marker = guest.page.evaluate("() => { window.__notReloaded = 1; return 1; }")
@@ -87,9 +94,21 @@ def test_a_guest_phone_follows_the_leaders_round(live_server: LiveServer, phone:
     assert shown_balances(co_leader.page) == AFTER_R1
     co_leader.shot("kept-entry")
 
+    # The table display: dealer, svängare, pot, trick value and every balance, in place.
+    tablet.page.wait_for_function("() => document.querySelector('#td-dealer').textContent.trim() === 'Bo'")
+    assert tablet.page.locator("#td-svangare").inner_text().strip() == "Cia"
+    assert minor(tablet.page.locator("#td-pot").inner_text()) == 1200
+    assert minor(tablet.page.locator("#td-trick-value").inner_text()) == 400
+    shown = {tablet.page.locator(".td-player").nth(i).locator(".td-name").inner_text():
+             minor(tablet.page.locator(".td-player").nth(i).locator(".td-balance").inner_text())
+             for i in range(4)}
+    assert shown == AFTER_R1
+    assert "Bo" in tablet.page.locator(".td-last").inner_text()
+    tablet.shot("after-round", full=False)
+
     # The guest's night page: the night's net moved too.
     guest_night.wait_for_function(
         "() => [...document.querySelectorAll('table.balances td')].some(td => td.textContent.includes('6'))")
     assert shown_balances(guest_night) == AFTER_R1
-    for watched in (leader, guest, co_leader):
+    for watched in (leader, guest, co_leader, tablet):
         assert not watched.problems, watched.problems
