@@ -12,7 +12,9 @@ one night with one Svängknack match per client, then:
 2. With viewers: ``--viewers`` streams of ``GET /api/nights/<id>/live`` are
    opened (each follows one of the night's matches, split evenly) and held
    open while the clients enter rounds again. For every round each viewer of
-   that match notes when its event arrived; the delay is measured from the
+   that match notes when its event arrived (viewers ask for their match's
+   changes, ``?match=``, as the match pages and the table display do;
+   ``--whole-night`` makes every viewer follow all the night's matches); the delay is measured from the
    round's ``201`` as the client saw it (same clock, same process).
 
 It prints the delays (p50/p99/max), rounds/s with and without the viewers,
@@ -121,8 +123,9 @@ class NightMatch(Match):
 class Viewer(threading.Thread):
     """One phone holding the stream open; notes when each event of its match arrives."""
 
-    def __init__(self, port: int, night_id: int, view_token: str, match_id: int) -> None:
+    def __init__(self, port: int, night_id: int, view_token: str, match_id: int, whole_night: bool) -> None:
         super().__init__(daemon=True)
+        self.query = "" if whole_night else f"&match={match_id}"
         self.port, self.night_id, self.token, self.match_id = port, night_id, view_token, match_id
         self.arrived: dict[int, float] = {}
         self.opened = threading.Event()
@@ -131,7 +134,7 @@ class Viewer(threading.Thread):
     def run(self) -> None:
         try:
             conn = http.client.HTTPConnection(HOST, self.port, timeout=120)
-            conn.request("GET", f"/api/nights/{self.night_id}/live?view={self.token}")
+            conn.request("GET", f"/api/nights/{self.night_id}/live?view={self.token}{self.query}")
             resp = conn.getresponse()
             if resp.status != 200:
                 raise RuntimeError(f"stream answered {resp.status}")
@@ -188,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2, as make run)")
     parser.add_argument("--threads", type=int, default=150, help="threads per worker (150, as make run)")
     parser.add_argument("--database-url", default=None, help="an empty database (default: SQLite in a temp dir)")
+    parser.add_argument("--whole-night", action="store_true",
+                        help="viewers follow every match of the night (no ?match=): 16x the events")
     parser.add_argument("--quick", action="store_true", help="smoke run: 5 s, 4 clients, 40 viewers")
     args = parser.parse_args(argv)
     if args.quick:
@@ -215,8 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         alone, alone_s = enter_rounds(matches, args.duration)
 
         print(f"phase 2: {args.viewers} viewers open the stream ...", flush=True)
-        viewers = [Viewer(server.port, night["id"], night["view_token"], matches[i % len(matches)].id)
-                   for i in range(args.viewers)]
+        viewers = [Viewer(server.port, night["id"], night["view_token"], matches[i % len(matches)].id,
+                          args.whole_night) for i in range(args.viewers)]
         for v in viewers:
             v.start()
         for v in viewers:
@@ -256,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     ratio = rate_watched / rate_alone if rate_alone else float("nan")
     p99 = percentile(delays, 99)
     print()
-    print(f"=== results: {args.clients} clients, {args.viewers} viewers, {args.duration:g} s per phase, "
+    print(f"=== results: {args.clients} clients, {args.viewers} viewers "
+          f"({'whole night' if args.whole_night else 'one match each'}), {args.duration:g} s per phase, "
           f"gunicorn {args.workers} gthread workers x {args.threads}, {backend}; {machine()} ===")
     print(f"round entry without viewers: {rate_alone:7.1f} rounds/s  p50 {ms(percentile(alone.ok, 50))}  "
           f"p99 {ms(percentile(alone.ok, 99))}  n={len(alone.ok)}")

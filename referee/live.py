@@ -34,6 +34,8 @@ CHANNEL = "referee_live"
 POLL = 0.3
 #: Changes kept in memory per night for the streams to pick up.
 RECENT = 256
+#: Changes within this many seconds go out to a stream in one write.
+GATHER = 0.1
 #: More missed changes than this and a reconnecting phone gets one event with the state instead.
 REPLAY_MAX = 200
 
@@ -186,41 +188,54 @@ def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
     return f"id: {data['version']}\nevent: change\ndata: {json.dumps(data)}\n\n"
 
 
-def stream(engine: Engine, night_id: int, last_id: int | None, *, ping: float = 15.0,
-           lifetime: float = 300.0) -> Iterator[str]:
+def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int | None = None,
+           ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER) -> Iterator[str]:
     """The night's live stream: the opening event, then every change; ends after ``lifetime``.
 
     With ``last_id`` (a reconnect's ``Last-Event-ID``) the opening is what was
     missed since, one event each, or one event with the state when that is
-    too much or cannot be told. The stream ends by itself after ``lifetime``
-    (the browser reconnects after ``retry``) so a server can stop gracefully.
+    too much or cannot be told. With ``match_id`` only that match's changes
+    and the night-wide ones are sent (a match page, the table display).
+    Changes that come within ``gather`` seconds of each other go out in one
+    write: with hundreds of streams and a busy night, one wake-up and one
+    send per stream per burst instead of one per change. The stream ends by
+    itself after ``lifetime`` (the browser reconnects after ``retry``), so a
+    server can stop gracefully.
     """
+    def wanted(change: Change) -> bool:
+        return match_id is None or change["match"] is None or change["match"] == match_id
+
     ear = hub(engine)
     yield sse(retry=2000)
     known = current_version(engine, night_id)
     missed = changes_since(engine, night_id, last_id) if last_id is not None and last_id < known else []
     if (last_id is not None and last_id <= known and len(missed) <= REPLAY_MAX
             and [c["version"] for c in missed] == list(range(last_id + 1, known + 1))):
-        for change in missed:
-            yield sse(change)
+        yield "".join(sse(change) for change in missed if wanted(change))
     else:
         yield sse(event_data(night_id, None, "night", None, known))
     deadline = time.monotonic() + lifetime
     quiet_since = time.monotonic()
     while (left := deadline - time.monotonic()) > 0 and not ear.stopping.is_set():
         got = ear.wait(night_id, known, min(ping, left))
+        if got and gather > 0:
+            time.sleep(gather)  # let a burst of changes gather: one send for all of them
+            got = ear.wait(night_id, known, 0)
         if got is None:
             got = changes_since(engine, night_id, known)
+        out = []
         for change in got:
             if change["version"] > known:
                 known = change["version"]
-                yield sse(change)
-        if got:
+                if wanted(change):
+                    out.append(sse(change))
+        if out:
+            yield "".join(out)
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= ping - 0.05:
             quiet_since = time.monotonic()
             # A listener that lost its connection may have missed a change: the ping checks.
-            for change in changes_since(engine, night_id, known):
+            late = changes_since(engine, night_id, known)
+            for change in late:
                 known = max(known, change["version"])
-                yield sse(change)
-            yield sse(comment="ping")
+            yield "".join(sse(c) for c in late if wanted(c)) + sse(comment="ping")

@@ -22,14 +22,20 @@ def _last_event_id() -> int | None:
     return None
 
 
+def _match_filter() -> int | None:
+    """``?match=<id>``: only that match's changes and the night-wide ones (an addition to API.md)."""
+    raw = request.args.get("match", "").strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) <= MAX_ID else None
+
+
 @bp.get("/nights/<int:night_id>/live")
 def live_stream(night_id: int) -> Response:
     authorized_night(night_id, write=False)
     engine = db.engine
     db.session.remove()  # the stream waits without holding a connection of the pool
     cfg = current_app.config
-    body = live.stream(engine, night_id, _last_event_id(), ping=float(cfg.get("LIVE_PING", 15)),
-                       lifetime=float(cfg.get("LIVE_LIFETIME", 300)))
+    body = live.stream(engine, night_id, _last_event_id(), match_id=_match_filter(),
+                       ping=float(cfg.get("LIVE_PING", 15)), lifetime=float(cfg.get("LIVE_LIFETIME", 300)))
     resp = Response(body, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back

@@ -198,7 +198,9 @@ def document() -> dict[str, Any]:
             "The event stream", None, params=[_ID, _VIEW, {
                 "name": "Last-Event-ID", "in": "header", "required": False,
                 "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"},
-                "description": "The last version received: the stream opens with what was missed since."}],
+                "description": "The last version received: the stream opens with what was missed since."},
+                {"name": "match", "in": "query", "required": False, "schema": _DB_ID,
+                 "description": "Only this match's changes and the night-wide ones."}],
             errors=("401", "403", "404")))},
         "/api/nights/{night_id}/settlement": {"get": _op(
             "What is still open and the plan with the fewest transfers (or ?plan=leader).", "Settlement",

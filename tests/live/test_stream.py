@@ -130,3 +130,20 @@ def test_the_stream_ends_after_its_lifetime_with_a_retry_hint(backend: str, tmp_
 
     with application.app_context():
         db.engine.dispose()
+
+
+def test_match_filter_sends_that_match_and_night_wide_changes(live_app: Any) -> None:
+    client = live_app.test_client()
+    api, first = _night(client)
+    nid = api.night["id"]
+    second = api.new_match("svangknack", ["Anna", "Bo", "Cia"], stake="3.00",
+                           options={"forced_participation": "always"})
+    resp = client.get(f"/api/nights/{nid}/live?view={api.night['view_token']}&match={second['id']}",
+                      buffered=False)
+    reader = Reader(resp.response)
+    assert reader.next()["version"] == 2
+    assert api.round(first["id"], ROUND)[0] == 201  # version 3: another match, not sent
+    assert api.round(second["id"], ROUND)[0] == 201  # version 4
+    assert api.call("POST", f"/api/nights/{nid}/players", {"name": "Eva"})[0] == 201  # version 5, night-wide
+    got = [reader.next(), reader.next()]
+    assert [(e["match"], e["what"], e["version"]) for e in got] == [(second["id"], "round", 4), (None, "players", 5)]
