@@ -4,6 +4,8 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 WORKERS ?= 2
+## Threads per worker: each open live stream (phones following the table) takes one.
+THREADS ?= 150
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
 .PHONY: run test lint check translations messages deps-system browser-engine bench soak clean
@@ -53,7 +55,7 @@ browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/refere
 ## make run: install, create or migrate the database, serve with gunicorn.
 run: $(VENV)/.installed translations browser-engine
 	$(VENV)/bin/flask --app referee db upgrade
-	exec $(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - \
+	exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
 		--graceful-timeout 5 'referee:create_app()'
 
 ## Debian packages the tests use (Chromium, PostgreSQL, poppler), when allowed.

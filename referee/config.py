@@ -63,6 +63,10 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # Failed token attempts per client address before a 429 (and for how long).
         "TOKEN_FAILURES": int(os.environ.get("TOKEN_FAILURES", 30)),
         "TOKEN_WINDOW": float(os.environ.get("TOKEN_WINDOW", 300)),
+        # The live stream: a comment at least this often (s), and its lifetime before the browser
+        # reconnects (s; bounded so that a server stopping gracefully is not held up by streams).
+        "LIVE_PING": float(os.environ.get("LIVE_PING", 15)),
+        "LIVE_LIFETIME": float(os.environ.get("LIVE_LIFETIME", 300)),
     }
     settings.update(overrides)
     if not str(settings["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):

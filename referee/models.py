@@ -103,6 +103,9 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     edit_key: Mapped[str] = mapped_column(String(64), unique=True)
     view_key: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    #: Grows by one with every write to the night, in the write's transaction (the live stream's
+    #: event id; see ``referee/live.py``).
+    live_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     group: Mapped[Group] = relationship(back_populates="nights")
     seats: Mapped[list[NightPlayer]] = relationship(order_by="NightPlayer.position",
@@ -229,6 +232,24 @@ class Payment(db.Model):  # type: ignore[name-defined,misc]
     void_reason: Mapped[str] = mapped_column(String(500), default="")
     idempotency_key: Mapped[str | None] = mapped_column(String(100), default=None)
 
+
+class NightChange(db.Model):  # type: ignore[name-defined,misc]
+    """One write to a night, as the live stream tells it (``version`` is the night's ``live_version``).
+
+    Kept so that a phone that lost its connection gets exactly what it missed
+    (``Last-Event-ID``), and so that SQLite servers can find new writes with
+    one cheap query on the primary key.
+    """
+
+    __tablename__ = "night_changes"
+    __table_args__ = (UniqueConstraint("night_id", "version", name="uq_night_change"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    match_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    what: Mapped[str] = mapped_column(String(10))
+    round_no: Mapped[int | None] = mapped_column(Integer, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=now)
 
 
 @event.listens_for(Group, "before_insert")

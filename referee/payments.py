@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from referee import payment_codes, services
+from referee import live, payment_codes, services
 from referee.engine import BadInput
 from referee.models import MAX_ID, Match, Night, Payment, Player, db
 from referee.services import POT_PARTY, Idem, clean_name, night_money, writing
@@ -156,6 +156,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
                           idempotency_key=idem_key)
             db.session.add(row)
             db.session.flush()
+            live.note(night.id, "payment")
             if idem is not None:
                 services.store_reply(idem, row)
     except IntegrityError:
@@ -188,6 +189,8 @@ def void_payment(night: Night, payment_id: object, reason: object) -> Payment:
         for r in rows:
             r.void = True
             r.void_reason = why
+        for night_id in sorted({r.night_id for r in rows}):
+            live.note(night_id, "carry" if row.carry_id else "payment")
     return row
 
 
@@ -223,6 +226,8 @@ def carry_debts(night: Night, to_night_id: object) -> str:
         for party in amounts:
             if party != POT_PARTY and party not in target.player_names:
                 services.seat_player(target, party)
+        for night_id in sorted((night.id, target.id)):
+            live.note(night_id, "carry")
     return carry_id
 
 
@@ -253,6 +258,7 @@ def set_payment_details(night: Night, name: object, swish: object = "", iban: ob
         player = db.session.get(Player, player.id) or player
         for key, value in values.items():
             setattr(player, key, value)
+        live.note(night.id, "players")
     return player
 
 

@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee import games
+from referee import games, live
 from referee.engine import BadInput, RuleViolation
 from referee.engine.money import Money
 from referee.engine.records import dump, load, parse_options
@@ -249,6 +249,7 @@ def add_player(night: Night, name: object) -> None:
         if len(night.seats) >= MAX_PLAYERS_PER_NIGHT:
             raise BadInput("name", "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
         seat_player(night, pname)
+        live.note(night.id, "players")
 
 
 def seat_player(night: Night, name: str) -> None:
@@ -332,6 +333,7 @@ def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer
         db.session.flush()
         db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=dump(state)))
         db.session.flush()
+        live.note(night.id, "match", match.id)
         store_reply(idem, match)
     return match
 
@@ -427,6 +429,7 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
     result = db.session.execute(insert(Round.__table__).values(**values))
     db.session.expire(match, ["rounds"])
     _bump(match, version, new_state, next_seq=seq + 1)
+    live.note(match.night_id, kind, match.id, seq)
     return Round(id=result.inserted_primary_key[0], **values)
 
 
@@ -548,6 +551,7 @@ def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
         rnd.void = True
         rnd.void_reason = why
         _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
+        live.note(match.night_id, "void", match.id, seq)
         store_reply(idem, new_state)
     return new_state
 

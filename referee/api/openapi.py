@@ -85,6 +85,12 @@ def _replayable(op: dict[str, Any]) -> dict[str, Any]:
     return op
 
 
+def _live(op: dict[str, Any]) -> dict[str, Any]:
+    """The stream answers ``text/event-stream``: ``change`` events whose data is a LiveChange."""
+    op["responses"]["200"]["content"] = {"text/event-stream": {"schema": {"type": "string"}}}
+    return op
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI document."""
     round_payloads = {
@@ -186,6 +192,16 @@ def document() -> dict[str, Any]:
         "/api/nights/{night_id}/players": {"post": _op(
             "Add a player to the night.", "The night", _ref("Night"), status="201", params=[_ID],
             body={"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}})},
+        "/api/nights/{night_id}/live": {"get": _live(_op(
+            "The night's live stream (Server-Sent Events): an opening change event, then one per write "
+            "(id: the night's version; reconnect with Last-Event-ID for what was missed); ': ping' comments.",
+            "The event stream", None, params=[_ID, _VIEW, {
+                "name": "Last-Event-ID", "in": "header", "required": False,
+                "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"},
+                "description": "The last version received: the stream opens with what was missed since."},
+                {"name": "match", "in": "query", "required": False, "schema": _DB_ID,
+                 "description": "Only this match's changes and the night-wide ones."}],
+            errors=("401", "403", "404")))},
         "/api/nights/{night_id}/settlement": {"get": _op(
             "What is still open and the plan with the fewest transfers (or ?plan=leader).", "Settlement",
             _ref("Settlement"),

@@ -249,7 +249,9 @@ def _copy_database(url: str, tmp_path: Path) -> str:
 def world_app(template: tuple[str, World], tmp_path: Path) -> Iterator[tuple[Any, World]]:
     url, world = template
     # Random view tokens are wrong tokens: the limiter must not turn the whole run into 429s.
-    application = make_app(_copy_database(url, tmp_path), tmp_path, TOKEN_FAILURES=10**6)
+    # The live stream ends after LIVE_LIFETIME seconds: short here, so a fuzzed case reads it to the end.
+    application = make_app(_copy_database(url, tmp_path), tmp_path, TOKEN_FAILURES=10**6, LIVE_LIFETIME=0.2,
+                           LIVE_PING=0.1)
     mine = copy.copy(world)
     mine.edit = dict(world.edit)  # revoking changes the tokens
     mine.client = application.test_client()

@@ -1,0 +1,283 @@
+"""Live benchmark: 200 phones follow the night's stream while 16 clients enter rounds.
+
+Run from the repository root: ``.venv/bin/python bench/live.py`` (about a
+minute) or ``--quick`` (a smoke run).
+
+It starts the app as ``make run`` serves it (gunicorn, 2 gthread workers,
+SQLite in a temporary directory; ``--database-url`` for PostgreSQL), makes
+one night with one Svängknack match per client, then:
+
+1. Without viewers: the clients enter rounds (as in ``bench/load.py``, each
+   on its own match) for the duration: rounds/s.
+2. With viewers: ``--viewers`` streams of ``GET /api/nights/<id>/live`` are
+   opened (each follows one of the night's matches, split evenly) and held
+   open while the clients enter rounds again. For every round each viewer of
+   that match notes when its event arrived (viewers ask for their match's
+   changes, ``?match=``, as the match pages and the table display do;
+   ``--whole-night`` makes every viewer follow all the night's matches); the delay is measured from the
+   round's ``201`` as the client saw it (same clock, same process).
+
+It prints the delays (p50/p99/max), rounds/s with and without the viewers,
+and the server's memory (resident set of gunicorn's master and workers).
+Goals from the issue: event p99 < 1 s; round entry with the viewers >= 0.8 x
+without. A benchmark, not a test: always exits 0, prints PASS/MISS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from load import HOST, PLAYERS, ROOT, VENV_BIN, Client, Match, Server, Timings, machine, ms, percentile, verdict
+
+GOAL_P99 = 1.0
+GOAL_RATIO = 0.8
+
+
+class LiveServer(Server):
+    """``bench/load.py``'s server, started the way ``make run`` starts it: gthread workers."""
+
+    def __init__(self, workdir: Path, workers: int, threads: int, database_url: str | None) -> None:
+        super().__init__(workdir, workers, database_url)
+        self.threads = threads
+
+    def start(self) -> None:
+        subprocess.run([str(VENV_BIN / "flask"), "--app", "referee", "db", "upgrade"], cwd=ROOT, env=self.env,
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with self.log.open("wb") as log:
+            self.proc = subprocess.Popen(
+                [str(VENV_BIN / "gunicorn"), "--workers", str(self.workers), "--worker-class", "gthread",
+                 "--threads", str(self.threads), "--bind", f"{HOST}:{self.port}", "--graceful-timeout", "5",
+                 "--no-control-socket", "referee:create_app()"],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}:\n{self.tail()}")
+            try:
+                conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
+                conn.request("GET", "/")
+                if conn.getresponse().status == 200:
+                    conn.close()
+                    time.sleep(1.0)
+                    return
+                conn.close()
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"gunicorn did not answer within 30 s:\n{self.tail()}")
+
+    def memory_kib(self) -> int:
+        """Resident memory of the master and its workers (KiB), from /proc."""
+        assert self.proc is not None
+        pids = [self.proc.pid]
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        if children.exists():
+            pids += [int(p) for p in children.read_text().split()]
+        total = 0
+        for pid in pids:
+            for row in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if row.startswith("VmRSS:"):
+                    total += int(row.split()[1])
+        return total
+
+
+class NightMatch(Match):
+    """One of the night's matches (the night is shared, unlike ``bench/load.py``'s)."""
+
+    def __init__(self, client: Client, night: dict[str, Any], players: list[str], rng: random.Random) -> None:
+        self.client, self.rng, self.players = client, rng, players
+        self.night_id, self.edit_token, self.view_token = night["id"], night["edit_token"], night["view_token"]
+        match = client.json("POST", f"/api/nights/{night['id']}/matches",
+                            {"game": "svangknack", "players": players, "dealer": players[0], "stake": "3.00"},
+                            token=self.edit_token)
+        self.id = match["id"]
+        self.svangare = match["state"]["svangare"]
+        self.answered: dict[int, float] = {}  # round number -> when its 201 came (monotonic)
+
+    def enter(self, timings: Timings) -> None:
+        status, payload, seconds = self.client.request(
+            "POST", f"/api/matches/{self.id}/rounds", self.next_round(),
+            {"Authorization": f"Bearer {self.edit_token}"})
+        now = time.monotonic()
+        if timings.add(status, seconds, 201):
+            body = json.loads(payload)
+            self.svangare = body["state"]["svangare"]
+            self.answered[body["round"]] = now
+        elif status not in (0, 503) and status < 500:
+            raise RuntimeError(f"round refused with {status}: {payload[:300]!r}")
+
+
+class Viewer(threading.Thread):
+    """One phone holding the stream open; notes when each event of its match arrives."""
+
+    def __init__(self, port: int, night_id: int, view_token: str, match_id: int, whole_night: bool) -> None:
+        super().__init__(daemon=True)
+        self.query = "" if whole_night else f"&match={match_id}"
+        self.port, self.night_id, self.token, self.match_id = port, night_id, view_token, match_id
+        self.arrived: dict[int, float] = {}
+        self.opened = threading.Event()
+        self.error = ""
+
+    def run(self) -> None:
+        try:
+            conn = http.client.HTTPConnection(HOST, self.port, timeout=120)
+            conn.request("GET", f"/api/nights/{self.night_id}/live?view={self.token}{self.query}")
+            resp = conn.getresponse()
+            if resp.status != 200:
+                raise RuntimeError(f"stream answered {resp.status}")
+            buf = b""
+            while chunk := resp.read1(65536):
+                buf += chunk
+                while b"\n\n" in buf:
+                    block, buf = buf.split(b"\n\n", 1)
+                    for line in block.split(b"\n"):
+                        if line.startswith(b"data: "):
+                            event = json.loads(line[6:])
+                            self.opened.set()
+                            if event["match"] == self.match_id and event["what"] == "round":
+                                self.arrived.setdefault(event["round_no"], time.monotonic())
+        except Exception as exc:  # reported in the figures
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.opened.set()
+
+
+def enter_rounds(matches: list[NightMatch], duration: float) -> tuple[Timings, float]:
+    timings = [Timings() for _ in matches]
+    stop = time.monotonic() + duration
+    barrier = threading.Barrier(len(matches) + 1)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            while time.monotonic() < stop:
+                matches[i].enter(timings[i])
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(matches))]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    start = time.monotonic()
+    for t in threads:
+        t.join()
+    if errors:
+        raise RuntimeError(f"a client failed: {errors[0]!r}") from errors[0]
+    merged = Timings()
+    for t in timings:
+        merged.merge(t)
+    return merged, time.monotonic() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds per phase (20)")
+    parser.add_argument("--clients", type=int, default=16, help="clients entering rounds (16)")
+    parser.add_argument("--viewers", type=int, default=200, help="open streams (200)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2, as make run)")
+    parser.add_argument("--threads", type=int, default=150, help="threads per worker (150, as make run)")
+    parser.add_argument("--database-url", default=None, help="an empty database (default: SQLite in a temp dir)")
+    parser.add_argument("--whole-night", action="store_true",
+                        help="viewers follow every match of the night (no ?match=): 16x the events")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 5 s, 4 clients, 40 viewers")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.duration, args.clients, args.viewers = 5.0, 4, 40
+
+    def on_term(_signum: int, _frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    workdir = Path(tempfile.mkdtemp(prefix="referee-bench-live-"))
+    server = LiveServer(workdir, args.workers, args.threads, args.database_url)
+    backend = "PostgreSQL" if args.database_url else "SQLite"
+    try:
+        server.start()
+        print(f"gunicorn: {args.workers} gthread workers x {args.threads} threads on {HOST}:{server.port}, "
+              f"{backend}; {args.clients} clients, {args.viewers} viewers, {args.duration:g} s per phase; "
+              f"{machine()}", flush=True)
+        setup = Client(server.port)
+        night = setup.json("POST", "/api/nights", {"name": "Live bench", "currency": "SEK", "players": PLAYERS})
+        matches = [NightMatch(Client(server.port), night, PLAYERS[: 3 + i % 3], random.Random(i))
+                   for i in range(args.clients)]
+        idle_kib = server.memory_kib()
+
+        print("phase 1: round entry without viewers ...", flush=True)
+        alone, alone_s = enter_rounds(matches, args.duration)
+
+        print(f"phase 2: {args.viewers} viewers open the stream ...", flush=True)
+        viewers = [Viewer(server.port, night["id"], night["view_token"], matches[i % len(matches)].id,
+                          args.whole_night) for i in range(args.viewers)]
+        for v in viewers:
+            v.start()
+        for v in viewers:
+            v.opened.wait(30)
+        failed = [v.error for v in viewers if v.error or not v.opened.is_set()]
+        if failed:
+            raise RuntimeError(f"{len(failed)} viewers could not open the stream: {failed[:3]}")
+        open_kib = server.memory_kib()
+        print("phase 3: round entry with the viewers ...", flush=True)
+        for m in matches:
+            m.answered.clear()
+        watched, watched_s = enter_rounds(matches, args.duration)
+        busy_kib = server.memory_kib()
+        time.sleep(2.0)  # the last events are on their way
+        delays: list[float] = []
+        missing = 0
+        by_id = {m.id: m for m in matches}
+        for v in viewers:
+            for round_no, answered in by_id[v.match_id].answered.items():
+                arrived = v.arrived.get(round_no)
+                if arrived is None:
+                    missing += 1
+                else:
+                    delays.append(max(0.0, arrived - answered))
+    except KeyboardInterrupt:
+        print("\ninterrupted; stopping gunicorn", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        print(f"benchmark failed: {exc}\n--- gunicorn log (tail) ---\n{server.tail()}", file=sys.stderr)
+        return 1
+    finally:
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    rate_alone = len(alone.ok) / alone_s
+    rate_watched = len(watched.ok) / watched_s
+    ratio = rate_watched / rate_alone if rate_alone else float("nan")
+    p99 = percentile(delays, 99)
+    print()
+    print(f"=== results: {args.clients} clients, {args.viewers} viewers "
+          f"({'whole night' if args.whole_night else 'one match each'}), {args.duration:g} s per phase, "
+          f"gunicorn {args.workers} gthread workers x {args.threads}, {backend}; {machine()} ===")
+    print(f"round entry without viewers: {rate_alone:7.1f} rounds/s  p50 {ms(percentile(alone.ok, 50))}  "
+          f"p99 {ms(percentile(alone.ok, 99))}  n={len(alone.ok)}")
+    print(f"round entry with viewers:    {rate_watched:7.1f} rounds/s  p50 {ms(percentile(watched.ok, 50))}  "
+          f"p99 {ms(percentile(watched.ok, 99))}  n={len(watched.ok)}")
+    print(f"event delay after the 201:   p50 {ms(percentile(delays, 50))}  p99 {ms(p99)}  "
+          f"max {ms(max(delays, default=float('nan')))}  events={len(delays)} missing={missing}")
+    print(f"server memory (RSS, master + workers): idle {idle_kib / 1024:.0f} MiB, {args.viewers} streams open "
+          f"{open_kib / 1024:.0f} MiB, under load {busy_kib / 1024:.0f} MiB")
+    print()
+    print(f"goal: event p99 < {GOAL_P99:g} s: {p99:.3f} s  {verdict(p99 < GOAL_P99 and not missing)}")
+    print(f"goal: round entry with viewers >= {GOAL_RATIO} x without: {rate_watched:.1f} / {rate_alone:.1f} = "
+          f"{ratio:.2f}  {verdict(ratio >= GOAL_RATIO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

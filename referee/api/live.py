@@ -1,0 +1,42 @@
+"""``GET /api/nights/<id>/live``: the night's Server-Sent Events stream (API.md "Live").
+
+Reading needs the view or edit token, as for any read; the events carry ids
+and numbers only, so a view token never hears anything edit-only. The work is
+in :mod:`referee.live`; here is only HTTP.
+"""
+
+from __future__ import annotations
+
+from flask import Response, current_app, request
+
+from referee import live
+from referee.api import authorized_night, bp
+from referee.models import MAX_ID, db
+
+
+def _last_event_id() -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
+    raw = raw.strip()
+    if raw.isascii() and raw.isdigit() and int(raw) <= MAX_ID:
+        return int(raw)
+    return None
+
+
+def _match_filter() -> int | None:
+    """``?match=<id>``: only that match's changes and the night-wide ones (an addition to API.md)."""
+    raw = request.args.get("match", "").strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) <= MAX_ID else None
+
+
+@bp.get("/nights/<int:night_id>/live")
+def live_stream(night_id: int) -> Response:
+    authorized_night(night_id, write=False)
+    engine = db.engine
+    db.session.remove()  # the stream waits without holding a connection of the pool
+    cfg = current_app.config
+    body = live.stream(engine, night_id, _last_event_id(), match_id=_match_filter(),
+                       ping=float(cfg.get("LIVE_PING", 15)), lifetime=float(cfg.get("LIVE_LIFETIME", 300)))
+    resp = Response(body, mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back
+    return resp

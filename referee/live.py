@@ -1,0 +1,241 @@
+"""The live table: every write to a night is told to every phone that follows it.
+
+Part of the service layer. :func:`note` runs inside each write transaction:
+it moves the night's ``live_version`` on by one, logs the change in
+``night_changes`` and, on PostgreSQL, sends ``NOTIFY referee_live`` with the
+change (delivered at commit, to every app server listening). Nothing lives
+only in one process: the database is the bus.
+
+Each app process has one :class:`Hub` (started by the first stream it
+serves): a thread that hears the changes, by ``LISTEN`` on PostgreSQL or, on
+SQLite (one host), by a cheap poll of ``night_changes`` by primary key, and
+wakes the streams of that night. A stream never holds a database connection
+while it waits, so hundreds of open streams cost threads, not connections.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import insert, select, text, update
+from sqlalchemy.engine import Engine
+
+from referee.models import Night, NightChange, db, now
+
+CHANNEL = "referee_live"
+#: How often an SQLite server looks for new changes (seconds).
+POLL = 0.3
+#: Changes kept in memory per night for the streams to pick up.
+RECENT = 256
+#: Changes within this many seconds go out to a stream in one write.
+GATHER = 0.1
+#: More missed changes than this and a reconnecting phone gets one event with the state instead.
+REPLAY_MAX = 200
+
+log = logging.getLogger(__name__)
+Change = dict[str, Any]
+
+
+def note(night_id: int, what: str, match_id: int | None = None, round_no: int | None = None) -> int:
+    """Record a write to the night, in the caller's write transaction; returns the new version."""
+    nights = Night.__table__
+    version = int(db.session.execute(
+        update(nights).where(nights.c.id == night_id)
+        .values(live_version=nights.c.live_version + 1).returning(nights.c.live_version)).scalar_one())
+    db.session.execute(insert(NightChange.__table__).values(
+        night_id=night_id, version=version, match_id=match_id, what=what, round_no=round_no, created_at=now()))
+    if db.session.get_bind().dialect.name == "postgresql":
+        payload = json.dumps(event_data(night_id, match_id, what, round_no, version))
+        db.session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+    return version
+
+
+def event_data(night_id: int, match_id: int | None, what: str, round_no: int | None, version: int) -> Change:
+    """The ``data`` of a ``change`` event (API.md "Live"): ids and numbers only, nothing edit-only."""
+    return {"night": night_id, "match": match_id, "what": what, "round_no": round_no, "version": version}
+
+
+def current_version(engine: Engine, night_id: int) -> int:
+    with engine.connect() as conn:
+        value = conn.execute(select(Night.__table__.c.live_version)
+                             .where(Night.__table__.c.id == night_id)).scalar()
+    return int(value or 0)
+
+
+def changes_since(engine: Engine, night_id: int, after: int, limit: int = REPLAY_MAX + 1) -> list[Change]:
+    """The night's logged changes after version ``after``, oldest first (at most ``limit``)."""
+    t = NightChange.__table__
+    with engine.connect() as conn:
+        rows = conn.execute(select(t.c.night_id, t.c.match_id, t.c.what, t.c.round_no, t.c.version)
+                            .where(t.c.night_id == night_id, t.c.version > after)
+                            .order_by(t.c.version).limit(limit)).all()
+    return [event_data(*row) for row in rows]
+
+
+class Hub:
+    """This process's ear for changes, and the waiting room of its streams."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.lock = threading.Lock()
+        self.conditions: dict[int, threading.Condition] = {}
+        self.recent: dict[int, deque[Change]] = {}
+        self.ready = threading.Event()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="referee-live", daemon=True)
+        self.thread.start()
+
+    # --- the streams' side ---------------------------------------------------
+
+    def _condition(self, night_id: int) -> threading.Condition:
+        cond = self.conditions.get(night_id)
+        if cond is None:
+            cond = self.conditions.setdefault(night_id, threading.Condition(self.lock))
+        return cond
+
+    def wait(self, night_id: int, after: int, timeout: float) -> list[Change] | None:
+        """Changes of the night after version ``after``, waiting up to ``timeout`` for one.
+
+        ``[]`` when nothing came; ``None`` when some were missed here (a
+        listener reconnect) and must be read from the database.
+        """
+        with self.lock:
+            cond = self._condition(night_id)
+
+            def newer() -> bool:
+                known = self.recent.get(night_id)
+                return bool(known) and known[-1]["version"] > after  # type: ignore[index]
+
+            cond.wait_for(lambda: newer() or self.stopping.is_set(), timeout)
+            found = [c for c in self.recent.get(night_id, ()) if c["version"] > after]
+        if found and found[0]["version"] != after + 1:
+            return None
+        return found
+
+    def publish(self, change: Change) -> None:
+        night_id = int(change["night"])
+        with self.lock:
+            self.recent.setdefault(night_id, deque(maxlen=RECENT)).append(change)
+            self._condition(night_id).notify_all()
+
+    # --- the ear -------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                if self.engine.dialect.name == "postgresql":
+                    self._listen()
+                else:
+                    self._poll()
+            except Exception:  # the database went away: try again, the streams check on their own
+                log.exception("live: listener failed; retrying")
+                self.stopping.wait(1.0)
+
+    def _listen(self) -> None:
+        import psycopg
+
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            self.ready.set()
+            while not self.stopping.is_set():
+                for notice in conn.notifies(timeout=1.0):
+                    self.publish(json.loads(notice.payload))
+
+    def _poll(self) -> None:
+        t = NightChange.__table__
+        with self.engine.connect() as conn:
+            last = int(conn.execute(select(t.c.id).order_by(t.c.id.desc()).limit(1)).scalar() or 0)
+        self.ready.set()
+        while not self.stopping.wait(POLL):
+            with self.engine.connect() as conn:
+                rows = conn.execute(select(t.c.id, t.c.night_id, t.c.match_id, t.c.what, t.c.round_no, t.c.version)
+                                    .where(t.c.id > last).order_by(t.c.id).limit(1000)).all()
+            for row in rows:
+                last = row[0]
+                self.publish(event_data(*row[1:]))
+
+
+_hubs: dict[tuple[int, str], Hub] = {}
+_hubs_lock = threading.Lock()
+
+
+def hub(engine: Engine) -> Hub:
+    """This process's hub for the database (a new one after a fork: threads do not survive it)."""
+    key = (os.getpid(), str(engine.url))
+    with _hubs_lock:
+        found = _hubs.get(key)
+        if found is None:
+            found = _hubs[key] = Hub(engine)
+    found.ready.wait(10)
+    return found
+
+
+def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
+    """One Server-Sent Events message."""
+    if comment:
+        return f": {comment}\n\n"
+    if retry:
+        return f"retry: {retry}\n\n"
+    assert data is not None
+    return f"id: {data['version']}\nevent: change\ndata: {json.dumps(data)}\n\n"
+
+
+def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int | None = None,
+           ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER) -> Iterator[str]:
+    """The night's live stream: the opening event, then every change; ends after ``lifetime``.
+
+    With ``last_id`` (a reconnect's ``Last-Event-ID``) the opening is what was
+    missed since, one event each, or one event with the state when that is
+    too much or cannot be told. With ``match_id`` only that match's changes
+    and the night-wide ones are sent (a match page, the table display).
+    Changes that come within ``gather`` seconds of each other go out in one
+    write: with hundreds of streams and a busy night, one wake-up and one
+    send per stream per burst instead of one per change. The stream ends by
+    itself after ``lifetime`` (the browser reconnects after ``retry``), so a
+    server can stop gracefully.
+    """
+    def wanted(change: Change) -> bool:
+        return match_id is None or change["match"] is None or change["match"] == match_id
+
+    ear = hub(engine)
+    yield sse(retry=2000)
+    known = current_version(engine, night_id)
+    missed = changes_since(engine, night_id, last_id) if last_id is not None and last_id < known else []
+    if (last_id is not None and last_id <= known and len(missed) <= REPLAY_MAX
+            and [c["version"] for c in missed] == list(range(last_id + 1, known + 1))):
+        yield "".join(sse(change) for change in missed if wanted(change))
+    else:
+        yield sse(event_data(night_id, None, "night", None, known))
+    deadline = time.monotonic() + lifetime
+    quiet_since = time.monotonic()
+    while (left := deadline - time.monotonic()) > 0 and not ear.stopping.is_set():
+        got = ear.wait(night_id, known, min(ping, left))
+        if got and gather > 0:
+            time.sleep(gather)  # let a burst of changes gather: one send for all of them
+            got = ear.wait(night_id, known, 0)
+        if got is None:
+            got = changes_since(engine, night_id, known)
+        out = []
+        for change in got:
+            if change["version"] > known:
+                known = change["version"]
+                if wanted(change):
+                    out.append(sse(change))
+        if out:
+            yield "".join(out)
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= ping - 0.05:
+            quiet_since = time.monotonic()
+            # A listener that lost its connection may have missed a change: the ping checks.
+            late = changes_since(engine, night_id, known)
+            for change in late:
+                known = max(known, change["version"])
+            yield "".join(sse(c) for c in late if wanted(c)) + sse(comment="ping")

@@ -1,0 +1,65 @@
+"""The table display of a match: a tablet or laptop in the middle of the table.
+
+``GET /matches/<id>/table`` (the view right is enough) shows the game at a
+glance in type readable from two metres, one card per player with what
+matters in that game, and the last round; ``static/js/live.js`` keeps it
+current through the night's live stream. Read only: nothing here writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, g, render_template
+from flask_babel import gettext as _
+
+from referee import games, services
+from referee.pages import bp, require
+
+
+@bp.get("/matches/<int:match_id>/table")
+def match_table(match_id: int) -> Any:
+    try:
+        match = services.get_match(match_id)
+    except services.NotFound:
+        abort(404)
+    require(match.night, False)
+    g.no_store = True
+    money = services.night_money(match.night)
+    state = services.state_of(match)
+    view = games.game(match.game).state_json(state, money)
+    last = next((r for r in services.recent_rounds(match, 5) if not r.void), None)
+    return render_template("pages/table.html", match=match, night=match.night, state=state, view=view,
+                           players=rows(match.game, state, view), last=last,
+                           summary_template=f"pages/summary_{match.game}.html")
+
+
+def rows(game: str, state: Any, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """One card per player: the balance, the game's marks (X, lives, dots), a number and tags."""
+    out = []
+    extra = view.get("players") if isinstance(view.get("players"), dict) else {}
+    for name, balance in zip(state.players, state.balances, strict=True):
+        row: dict[str, Any] = {"name": name, "balance": balance, "marks": "", "number": None, "tags": []}
+        me = extra.get(name, {}) if isinstance(extra, dict) else {}
+        if name == view.get("dealer"):
+            row["tags"].append(_("deals"))
+        if game == "svangknack" and name == view.get("svangare"):
+            row["tags"].append(_("svängar"))
+        elif game == "kul":
+            row["marks"] = "\N{BLACK CIRCLE}" * int(view["marks"].get(name, 0))
+        elif game == "schloapfer":
+            row["marks"] = "\N{MULTIPLICATION X}" * int(me.get("rings", 0))
+            row["number"] = (_("Points"), me.get("points", 0))
+            if me.get("status") not in (None, "in"):
+                row["tags"].append(_("out"))
+        elif game == "schwimmen":
+            row["marks"] = "\N{BLACK HEART SUIT}" * int(me.get("lives", 0))
+            if me.get("swimming"):
+                row["tags"].append("schwimmt")  # the game's own word (a game term stays in its language)
+            if me.get("out"):
+                row["tags"].append(_("out"))
+        elif game == "knaker":
+            row["marks"] = "\N{BLACK CIRCLE}" * int(view["dots"].get(name, 0))
+            row["number"] = (_("Standings"), view["standings"].get(name, 0))
+        out.append(row)
+    return out

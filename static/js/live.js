@@ -1,0 +1,97 @@
+// The live table: follow the night's Server-Sent Events stream (GET /api/nights/<id>/live) and
+// update the page in place when another phone writes. No framework; pages work without it.
+//
+// On a change that concerns this page, the page is fetched again and the content of <main> is
+// swapped for the new one, except any part holding a form someone has started to fill in: that
+// part stays as it is (what is being tapped is never lost) and a notice says what happened.
+// Other scripts can re-bind after a swap by listening for the "live:updated" event on document.
+(function () {
+  "use strict";
+  var box = document.getElementById("live");
+  if (!box || !window.EventSource || !window.fetch || !window.DOMParser) return;
+  var version = parseInt(box.dataset.version, 10) || 0;
+  var matchId = box.dataset.match ? parseInt(box.dataset.match, 10) : null;
+  var busy = false, again = false;
+
+  function markDirty(ev) {
+    var form = ev.target && ev.target.form;
+    if (form && (form.method || "").toLowerCase() === "post") form.dataset.liveDirty = "1";
+  }
+  document.addEventListener("input", markDirty, true);
+  document.addEventListener("change", markDirty, true);
+
+  function dirty(el) {
+    if (el.matches && el.matches("form[data-live-dirty]")) return true;
+    return !!(el.querySelector && el.querySelector("form[data-live-dirty]"));
+  }
+
+  function same(a, b) {
+    if (a.tagName !== b.tagName) return false;
+    if (a.id || b.id) return a.id === b.id;
+    return a.className === b.className && a.getAttribute("aria-label") === b.getAttribute("aria-label");
+  }
+
+  function apply(doc) {
+    var main = document.querySelector("main"), next = doc.querySelector("main");
+    if (!main || !next) return;
+    var fresh = Array.prototype.slice.call(next.children);
+    Array.prototype.forEach.call(main.children, function (old) {
+      if (old === box || !dirty(old)) return;
+      for (var i = 0; i < fresh.length; i++) {
+        if (same(old, fresh[i])) { fresh[i] = old; return; }
+      }
+    });
+    var nextBox = doc.getElementById("live");
+    if (nextBox) version = Math.max(version, parseInt(nextBox.dataset.version, 10) || 0);
+    var keepNotice = !box.hidden;
+    var frag = document.createDocumentFragment();
+    Array.prototype.forEach.call(main.querySelectorAll(":scope > link, :scope > script"), function (el) {
+      frag.appendChild(el);  // this page's own stylesheet and script stay (the new ones are the same)
+    });
+    fresh.forEach(function (el) {
+      if (el.id === "live") { frag.appendChild(box); return; }
+      if (el.tagName === "LINK" || el.tagName === "SCRIPT") return;
+      if (el.ownerDocument !== document) {
+        el = document.importNode(el, true);
+        if (el.tagName === "SECTION") el.classList.add("live-fresh");
+      }
+      frag.appendChild(el);
+    });
+    if (box.parentNode !== frag) frag.insertBefore(box, frag.firstChild);
+    main.replaceChildren(frag);
+    box.hidden = !keepNotice;
+    document.dispatchEvent(new CustomEvent("live:updated", {detail: {version: version}}));
+  }
+
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(location.href, {credentials: "same-origin", headers: {"X-Live": "1"}})
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { if (html) apply(new DOMParser().parseFromString(html, "text/html")); })
+      .catch(function () {})
+      .then(function () { busy = false; if (again) { again = false; refresh(); } });
+  }
+
+  function notice(change) {
+    if (matchId === null || change.match !== matchId) return;
+    if (!document.querySelector("main form[data-live-dirty]")) return;
+    var text = change.what === "round" ? box.dataset.roundNotice.replace("{n}", change.round_no)
+                                       : box.dataset.changeNotice;
+    box.textContent = text;
+    box.hidden = false;
+  }
+
+  var source = new EventSource(box.dataset.url);
+  source.addEventListener("change", function (msg) {
+    var change;
+    try { change = JSON.parse(msg.data); } catch (e) { return; }
+    if (!change || change.version <= version) return;
+    if (matchId !== null && change.match !== null && change.match !== matchId && change.what !== "night") {
+      return;  // another match of the night: nothing on this page changes
+    }
+    notice(change);
+    refresh();
+  });
+  window.addEventListener("pagehide", function () { source.close(); });
+})();

@@ -1,0 +1,114 @@
+"""The live table in the browser: phones follow each other's writes without a reload.
+
+Two (then three) phone contexts with their own cookies: the leader enters a
+round; the guest's phone (view link) shows the new balances without a reload;
+the co-leader's phone, mid-entry, keeps what it was tapping and says which
+round came in. Amounts are the hand computation of test_svangknack_night
+(stake 3.00, Anna deals, Bo svängar alone in round 1: Bo +6.00, the others -6.00).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import PHONE, LiveServer, watch
+from tests.browser.test_svangknack_night import minor, shown_balances
+
+pytestmark = pytest.mark.browser
+
+SEATS = ["Anna", "Bo", "Cia", "Dan"]
+AFTER_R1 = {"Anna": -600, "Bo": 600, "Cia": -600, "Dan": -600}
+START = {"Anna": -300, "Bo": -300, "Cia": -300, "Dan": -300}
+
+
+def post(base: str, path: str, body: Any, token: str | None = None) -> Any:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json",
+                                          **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def another_phone(browser: Any) -> Any:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  locale="en-US")
+    context.set_default_timeout(10_000)
+    return context.new_page()
+
+
+def test_a_guest_phone_follows_the_leaders_round(live_server: LiveServer, phone: Any, browser: Any,
+                                                 artifacts: Path) -> None:
+    base = live_server.url
+    night = post(base, "/api/nights", {"name": "Live night", "currency": "SEK", "players": SEATS})
+    match = post(base, f"/api/nights/{night['id']}/matches",
+                 {"game": "svangknack", "players": SEATS, "dealer": "Anna", "stake": "3.00"},
+                 night["edit_token"])
+    leader = watch(phone, artifacts, "live-leader-")
+    guest = watch(another_phone(browser), artifacts, "live-guest-")
+    co_leader = watch(another_phone(browser), artifacts, "live-co-leader-")
+
+    leader.page.goto(f"{base}/e/{night['edit_token']}")
+    leader.page.goto(f"{base}/matches/{match['id']}")
+    guest.page.goto(f"{base}/v/{night['view_token']}")
+    guest.page.goto(f"{base}/matches/{match['id']}")
+    co_leader.page.goto(f"{base}/e/{night['edit_token']}")
+    co_leader.page.goto(f"{base}/matches/{match['id']}")
+    guest_night = another_phone(browser)
+    guest_night.goto(f"{base}/v/{night['view_token']}")  # the guest's night page (sets the view right)
+    # The tablet in the middle of the table (landscape), on the guest's view right.
+    tablet_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    tablet_context.set_default_timeout(10_000)
+    tablet = watch(tablet_context.new_page(), artifacts, "live-table-")
+    tablet.page.goto(f"{base}/v/{night['view_token']}")
+    tablet.page.goto(f"{base}/matches/{match['id']}/table")
+    assert tablet.page.locator("#td-dealer").inner_text().strip() == "Anna"
+    assert shown_balances(guest.page) == START
+    assert not guest.page.locator("#round-form").count()  # a view link cannot enter rounds
+    # The co-leader starts tapping round 1 (Dan 1 trick) but has not saved yet.
+    co_leader.page.locator('#round-form tr[data-name="Dan"] label.pick').nth(1).tap()
+    # Wait until the guest's page has its stream open (the opening event came in).
+    for page in (guest.page, co_leader.page, guest_night, tablet.page):
+        page.wait_for_function("() => performance.getEntriesByType('resource')"
+                               ".some(e => e.name.indexOf('/live') > 0)")
+    marker = guest.page.evaluate("() => { window.__notReloaded = 1; return 1; }")
+
+    # The leader saves round 1 (Bo svängar alone, the default form).
+    leader.page.locator("#save-round").tap()
+    leader.page.locator(".flash.ok", has_text="Round 1 saved").wait_for()
+
+    guest.page.wait_for_function("() => document.querySelector('#dealer').textContent.trim() === 'Bo'")
+    assert shown_balances(guest.page) == AFTER_R1
+    assert guest.page.evaluate("() => window.__notReloaded") == marker  # updated in place, no reload
+    guest.page.locator(".history li").first.wait_for()
+    guest.shot("after-round")
+
+    # The co-leader's form keeps Dan's tapped trick; a notice names the round; the glance is new.
+    co_leader.page.locator("#live", has_text="Round 1 was just entered on another phone").wait_for()
+    assert co_leader.page.locator('#round-form tr[data-name="Dan"] input[value="1"]').is_checked()
+    co_leader.page.wait_for_function("() => document.querySelector('#dealer').textContent.trim() === 'Bo'")
+    assert shown_balances(co_leader.page) == AFTER_R1
+    co_leader.shot("kept-entry")
+
+    # The table display: dealer, svängare, pot, trick value and every balance, in place.
+    tablet.page.wait_for_function("() => document.querySelector('#td-dealer').textContent.trim() === 'Bo'")
+    assert tablet.page.locator("#td-svangare").inner_text().strip() == "Cia"
+    assert minor(tablet.page.locator("#td-pot").inner_text()) == 1200
+    assert minor(tablet.page.locator("#td-trick-value").inner_text()) == 400
+    shown = {tablet.page.locator(".td-player").nth(i).locator(".td-name").inner_text():
+             minor(tablet.page.locator(".td-player").nth(i).locator(".td-balance").inner_text())
+             for i in range(4)}
+    assert shown == AFTER_R1
+    assert "Bo" in tablet.page.locator(".td-last").inner_text()
+    tablet.shot("after-round", full=False)
+
+    # The guest's night page: the night's net moved too.
+    guest_night.wait_for_function(
+        "() => [...document.querySelectorAll('table.balances td')].some(td => td.textContent.includes('6'))")
+    assert shown_balances(guest_night) == AFTER_R1
+    for watched in (leader, guest, co_leader, tablet):
+        assert not watched.problems, watched.problems
