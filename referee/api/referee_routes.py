@@ -10,7 +10,8 @@ from typing import Any
 from flask import jsonify, request
 
 from referee.api import bp
-from referee.engine import BadInput, knaker_pile, schloapfer, schwimmen, svangknack
+from referee.engine import BadInput, knaker_pile, schloapfer, schwimmen, svangknack, tricks
+from referee.messages import explain
 
 
 def _json() -> dict[str, Any]:
@@ -46,3 +47,17 @@ def schloapfer_eyes() -> Any:
     """SL-2: the eyes of a pile of cards for the given trump."""
     cards, trump = schloapfer.parse_eyes_request(_json())
     return jsonify(schloapfer.eye_count_json(schloapfer.eye_count(cards, trump)))
+
+
+@bp.post("/referee/tricks")
+def trick_play() -> Any:
+    """SK-15, KU-3, SL-14: is this deal (or this next card) legal, and who won each trick?
+
+    A broken rule answers 200 with ``legal: false`` (the question was well formed);
+    the reason is in the request's language.
+    """
+    verdict = tricks.judge(tricks.parse_deal(_json()))
+    out = tricks.verdict_json(verdict)
+    if verdict.broken is not None:
+        out["reason"] = explain(verdict.broken.violation)
+    return jsonify(out)
