@@ -275,7 +275,7 @@ def document() -> dict[str, Any]:
             "SK-15, KU-3, SL-14: the trick rules of a deal, played or in progress; who won each trick. "
             "A broken rule answers 200 with legal=false and the first broken card.",
             "The verdict",
-            {"type": "object", "required": ["legal", "winners", "tricks_won", "round"],
+            {"type": "object", "required": ["legal", "winners"],
              "properties": {"legal": {"type": "boolean"}, "trick": {"type": "integer"},
                             "position": {"type": "integer"}, "player": {"type": "string"},
                             "card": {"type": "string"}, "rule": {"type": "string"}, "reason": {"type": "string"},

@@ -14,7 +14,9 @@ Decisions where the digests are silent (tested, README):
   (KU-3), Schloapfer 6 (SL-3); a deal is complete after that many full tricks.
 - ``ask`` is judged as the next card of the log: the player must be the one
   whose turn it is (else 400), and the verdict is reported like any broken
-  rule, at the trick and position the card would take.
+  rule, at the trick and position the card would take. ``winners``,
+  ``tricks_won`` and ``eyes`` stay those of the log (a trick the asked card
+  would complete is not counted) and ``round`` is null.
 - ``hands`` may not hold a card of the log and no player may hold more cards
   than the game deals (400, field ``hands``).
 """
@@ -243,7 +245,7 @@ def judge(deal: Deal) -> Verdict:
                 return Verdict(Broken(k + 1, pos + 1, who, card, bad), tuple(winners), won, None, None,
                                _playable(deal))
         i += len(trick)
-        if len(trick) == len(deal.players):
+        if k < len(deal.tricks) and len(deal.tricks[k]) == len(deal.players):  # the log's, not the asked card's
             w = order[i - len(trick) + winner_index(deal.game, trick, deal.trump)]
             winners.append(w)
             won[w] += 1
@@ -276,9 +278,13 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
     """The contract's answer (the reason in English; the web layer translates it)."""
     out: dict[str, Any] = {"legal": v.legal}
     if v.broken is not None:
+        # Exactly the contract's shape of a broken rule (plus ``playable`` when asked).
         b = v.broken
         out.update(trick=b.trick, position=b.position, player=b.player, card=b.card.code,
-                   rule=b.violation.rule, reason=b.violation.message)
+                   rule=b.violation.rule, reason=b.violation.message, winners=list(v.winners))
+        if v.playable is not None:
+            out["playable"] = [c.code for c in v.playable]
+        return out
     out["winners"] = list(v.winners)
     out["tricks_won"] = dict(v.tricks_won)
     if v.eyes is not None:
