@@ -53,3 +53,15 @@ def test_impossible_input_is_400_with_field(client: Any) -> None:
         r = client.post(URL, json={**EXAMPLE, **change})
         assert r.status_code == 400, change
         assert r.get_json()["field"] == field
+
+
+def test_import_errors_in_the_request_language(client: Any) -> None:
+    """Import errors are templates too (issue 12: every referee text in sv/de/en)."""
+    body = {"version": 99, "night": {"name": "x", "currency": "SEK"}, "players": []}
+    texts = {}
+    for lang in ("en", "sv", "de"):
+        r = client.post("/api/import", json=body, headers={"Accept-Language": lang})
+        assert r.status_code == 400 and r.get_json()["field"] == "version"
+        texts[lang] = r.get_json()["error"]
+    assert texts["en"] == "This app reads export version 1; the file has version 99."
+    assert len(set(texts.values())) == 3 and all("99" in t for t in texts.values())
