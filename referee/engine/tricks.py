@@ -138,7 +138,7 @@ def parse_deal(data: Mapping[str, Any]) -> Deal:
     for k, trick in enumerate(tricks):
         if len(trick) > len(players):
             raise BadInput("tricks", "Trick %(k)s has more cards than players.", k=k + 1)
-        if not trick or (len(trick) < len(players) and k < len(tricks) - 1):
+        if len(trick) < len(players) and k < len(tricks) - 1:  # an empty last trick is a trick not begun
             raise BadInput("tricks", "Only the last trick may be incomplete (trick %(k)s).", k=k + 1)
     seen = [c for t in tricks for c in t]
     hands: dict[str, frozenset[Card]] = {}
@@ -269,7 +269,7 @@ def _playable(deal: Deal) -> tuple[Card, ...] | None:
     who = deal.ask[0]
     held = deal.hands.get(who, frozenset())
     before = deal.tricks[-1] if deal.tricks and len(deal.tricks[-1]) < len(deal.players) else ()
-    trick_no = len(deal.tricks) + (0 if before else 1)
+    trick_no = sum(1 for t in deal.tricks if len(t) == len(deal.players)) + 1
     hand = held | {deal.ask[1]}
     return tuple(sorted(c for c in held if _check(deal, who, c, before, hand, trick_no) is None))
 

@@ -196,6 +196,18 @@ def test_ask_may_bo_play_and_playable() -> None:
     assert out["legal"] and out["round"] is None
 
 
+def test_ask_trumf_i_andra_with_an_empty_trick_begun() -> None:
+    # The winner of trick 1 asks to lead 5D to trick 2 while holding 3H (SK-15, trumf i andra).
+    for tricks in ("AS KS 2S", "AS KS 2S | "):
+        data = req("svangknack", tricks.replace("|", ""), hands={"Anna": ["3H", "5D"]},
+                   ask={"player": "Anna", "card": "5D"})
+        if tricks.endswith(" "):
+            data["tricks"].append([])
+        out = tr.verdict_json(tr.judge(tr.parse_deal(data)))
+        assert broken_at(out) == (2, 1, "Anna", "5D", "SK-15") and out["playable"] == ["3H"]
+        assert out["winners"] == ["Anna"]
+
+
 def test_ask_not_their_turn_is_400() -> None:
     with pytest.raises(BadInput) as e:
         tr.parse_deal(req("svangknack", "9S", ask={"player": "Cia", "card": "7D"}))
