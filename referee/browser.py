@@ -60,7 +60,7 @@ def answer(name: str, data: object, lang: str = "en") -> tuple[int, dict[str, An
             if not isinstance(data, dict):
                 raise BadInput("body", "The request body must be a JSON object.")
             return 200, check_round(data)
-        return 200, questions.answer(name, data)
+        return 200, questions.answer(name, data, translate)
     except BadInput as exc:
         return 400, {"error": explain(exc, translate), "field": exc.field}
     except RuleViolation as exc:

@@ -254,44 +254,45 @@ class _PaymentIn:
 def _object(data: object, where: str, allowed: Sequence[str], required: Sequence[str] = ()) -> Mapping[str, Any]:
     """A JSON object with only known keys; a missing or unknown key is named with its full path."""
     if not isinstance(data, Mapping):
-        raise BadInput(where, f"{where} must be a JSON object.")
+        raise BadInput(where, "%(where)s must be a JSON object.", where=where)
     prefix = f"{where}." if where else ""
     for key in data:
         if key not in allowed:
-            raise BadInput(f"{prefix}{str(key)[:60]}", f"Unknown field {str(key)[:40]!r} in {where or 'the export'}.")
+            raise BadInput(f"{prefix}{str(key)[:60]}", "Unknown field %(key)s in %(where)s.",
+                               key=repr(str(key)[:40]), where=where or "export")
     for key in required:
         if key not in data:
-            raise BadInput(f"{prefix}{key}", f"{prefix}{key} is required.")
+            raise BadInput(f"{prefix}{key}", "%(where)s is required.", where=f"{prefix}{key}")
     return data
 
 
 def _int(value: object, where: str, *, low: int = -MAX_MINOR, high: int = MAX_MINOR) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(where, f"{where} must be a whole number.")
+        raise BadInput(where, "%(where)s must be a whole number.", where=where)
     if not low <= value <= high:
-        raise BadInput(where, f"{where} must be from {low} to {high}.")
+        raise BadInput(where, "%(where)s must be from %(low)s to %(high)s.", where=where, low=low, high=high)
     return value
 
 
 def _bool(value: object, where: str) -> bool:
     if not isinstance(value, bool):
-        raise BadInput(where, f"{where} must be true or false.")
+        raise BadInput(where, "%(where)s must be true or false.", where=where)
     return value
 
 
 def _text(value: object, where: str, max_len: int) -> str:
     if not isinstance(value, str):
-        raise BadInput(where, f"{where} must be text.")
+        raise BadInput(where, "%(where)s must be text.", where=where)
     if len(value) > max_len:
-        raise BadInput(where, f"{where} is longer than {max_len} characters.")
+        raise BadInput(where, "%(where)s is longer than %(n)s characters.", where=where, n=max_len)
     return value
 
 
 def _list(value: object, where: str, max_len: int) -> list[Any]:
     if not isinstance(value, list):
-        raise BadInput(where, f"{where} must be a list.")
+        raise BadInput(where, "%(where)s must be a list.", where=where)
     if len(value) > max_len:
-        raise BadInput(where, f"{where} has more than {max_len} entries.")
+        raise BadInput(where, "%(where)s has more than %(n)s entries.", where=where, n=max_len)
     return value
 
 
@@ -301,7 +302,8 @@ def _moment(value: object, where: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
     except ValueError:
-        raise BadInput(where, f"{where} must be an ISO 8601 time like 2024-05-17T19:30:00Z.") from None
+        raise BadInput(where, "%(where)s must be an ISO 8601 time like 2024-05-17T19:30:00Z.",
+                       where=where) from None
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC).replace(tzinfo=None)
     return moment
@@ -312,25 +314,25 @@ def _money(obj: Mapping[str, Any], key: str, where: str, money: Money, *, defaul
     minor_key = f"{key}_minor"
     if minor_key not in obj:
         if default is None:
-            raise BadInput(f"{where}.{minor_key}", f"{where}.{minor_key} is missing.")
+            raise BadInput(f"{where}.{minor_key}", "%(where)s is missing.", where=f"{where}.{minor_key}")
         minor = default
     else:
         minor = _int(obj[minor_key], f"{where}.{minor_key}")
     if obj.get(key) is not None and money.parse(obj[key], f"{where}.{key}") != minor:
-        raise BadInput(f"{where}.{key}", f"{where}.{key} ({str(obj[key])[:20]}) disagrees with "
-                                         f"{where}.{minor_key} ({minor}).")
+        raise BadInput(f"{where}.{key}", "%(a)s (%(x)s) disagrees with %(b)s (%(y)s).",
+                       a=f"{where}.{key}", x=str(obj[key])[:20], b=f"{where}.{minor_key}", y=minor)
     return minor
 
 
 def _plain_json(value: object, where: str, depth: int = 0) -> None:
     """Only what JSON can hold (a payload is stored as JSON and replayed)."""
     if depth > MAX_PAYLOAD_DEPTH:
-        raise BadInput(where, f"{where} is nested too deeply.")
+        raise BadInput(where, "%(where)s is nested too deeply.", where=where)
     if value is None or isinstance(value, (bool, str, int)):
         return
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise BadInput(where, f"{where} holds a number JSON cannot hold.")
+            raise BadInput(where, "%(where)s holds a number JSON cannot hold.", where=where)
         return
     if isinstance(value, list):
         for item in value:
@@ -339,10 +341,11 @@ def _plain_json(value: object, where: str, depth: int = 0) -> None:
     if isinstance(value, Mapping):
         for key, item in value.items():
             if not isinstance(key, str):
-                raise BadInput(where, f"{where} has a key that is not text.")
+                raise BadInput(where, "%(where)s has a key that is not text.", where=where)
             _plain_json(item, where, depth + 1)
         return
-    raise BadInput(where, f"{where} holds a {type(value).__name__}, which JSON cannot hold.")
+    raise BadInput(where, "%(where)s holds a %(kind)s, which JSON cannot hold.", where=where,
+                   kind=type(value).__name__)
 
 
 def _players(raw: object) -> list[dict[str, str]]:
@@ -362,7 +365,7 @@ def _players(raw: object) -> list[dict[str, str]]:
             iban = payment_codes.normalize_iban(iban) if iban else ""
             holder = payment_codes.clean_holder(holder) if holder else ""
         except ValueError as exc:
-            raise BadInput(where, f"{where}: {exc}") from None
+            raise BadInput(where, "%(where)s: %(error)s", where=where, error=str(exc)) from None
         if iban and not holder:
             raise BadInput(f"{where}.account_holder", "An IBAN needs the account holder's name.")
         out.append({"name": name, "swish": swish, "iban": iban, "account_holder": holder})
@@ -379,19 +382,22 @@ def _events(raw: object, where: str, budget: int) -> list[_EventIn]:
                             ("seq", "payload"))
         seq = _int(obj["seq"], f"{at}.seq", low=1, high=10**9)
         if seq <= last:
-            raise BadInput(f"{at}.seq", f"{at}.seq must be greater than the round before it ({last}).")
+            raise BadInput(f"{at}.seq", "%(where)s must be greater than the round before it (%(last)s).",
+                               where=f"{at}.seq", last=last)
         last = seq
         kind = obj.get("kind", "round")
         if kind not in EVENT_KINDS:
-            raise BadInput(f"{at}.kind", f"{at}.kind must be one of: {', '.join(EVENT_KINDS)}.")
+            raise BadInput(f"{at}.kind", "%(where)s must be one of: %(choices)s.", where=f"{at}.kind",
+                               choices=", ".join(EVENT_KINDS))
         payload = obj["payload"]
         if not isinstance(payload, Mapping):
-            raise BadInput(f"{at}.payload", f"{at}.payload must be a JSON object.")
+            raise BadInput(f"{at}.payload", "%(where)s must be a JSON object.", where=f"{at}.payload")
         _plain_json(payload, f"{at}.payload")
         if kind == "close":
             close = _object(payload, f"{at}.payload", ("pot", "to"), ("pot",))
             if close["pot"] not in CLOSE_HOWS:
-                raise BadInput(f"{at}.payload.pot", f"{at}.payload.pot must be one of: {', '.join(CLOSE_HOWS)}.")
+                raise BadInput(f"{at}.payload.pot", "%(where)s must be one of: %(choices)s.",
+                               where=f"{at}.payload.pot", choices=", ".join(CLOSE_HOWS))
             if close.get("to") is not None:
                 _text(close["to"], f"{at}.payload.to", services.MAX_NAME)
         void = _bool(obj.get("void", False), f"{at}.void")
@@ -413,29 +419,32 @@ def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
         obj = _object(entry, at, allowed, ("game", "seats", "first_dealer", "stake_minor", "rounds"))
         game = obj["game"]
         if not isinstance(game, str) or game not in games.GAMES:
-            raise BadInput(f"{at}.game", f"{at}.game must be one of: {', '.join(games.GAMES)}.")
+            raise BadInput(f"{at}.game", "%(where)s must be one of: %(choices)s.", where=f"{at}.game",
+                               choices=", ".join(games.GAMES))
         seats = clean_players(obj["seats"], f"{at}.seats")
         if not seats:
-            raise BadInput(f"{at}.seats", f"{at} needs players.")
+            raise BadInput(f"{at}.seats", "%(where)s needs players.", where=at)
         for name in seats:
             if name not in known:
-                raise BadInput(f"{at}.seats", f"{name!r} in {at}.seats is not a player of the night.")
+                raise BadInput(f"{at}.seats", "%(name)s in %(where)s is not a player of the night.",
+                               name=repr(name), where=f"{at}.seats")
         dealer = obj["first_dealer"]
         if dealer not in seats:
-            raise BadInput(f"{at}.first_dealer", f"{at}.first_dealer must be one of the match's players.")
+            raise BadInput(f"{at}.first_dealer", "%(where)s must be one of the match's players.",
+                           where=f"{at}.first_dealer")
         stake = _money(obj, "stake", at, money)
         if stake < 0:
             raise BadInput(f"{at}.stake_minor", "A stake cannot be negative.")
         carried_in = _money(obj, "carried_in", at, money, default=0)
         if carried_in and game not in games.CARRY_GAMES:
-            raise BadInput(f"{at}.carried_in_minor", f"{games.TITLES[game]} has no carried pot.")
+            raise BadInput(f"{at}.carried_in_minor", "%(game)s has no carried pot.", game=games.TITLES[game])
         try:
             options = dump(parse_options(games.game(game).Options, obj.get("options")))
         except BadInput as exc:
-            raise BadInput(f"{at}.{exc.field}", exc.message) from None
+            raise BadInput(f"{at}.{exc.field}", exc.template, **exc.params) from None
         status = obj.get("status")
         if status is not None and status not in ("open", "closed"):
-            raise BadInput(f"{at}.status", f"{at}.status must be open or closed.")
+            raise BadInput(f"{at}.status", "%(where)s must be open or closed.", where=f"{at}.status")
         created = _moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
         events = _events(obj["rounds"], f"{at}.rounds", budget)
         budget -= len(events)
@@ -453,25 +462,27 @@ def _payments(raw: object, names: list[str]) -> list[_PaymentIn]:
         obj = _object(entry, at, allowed, ("kind", "payer", "amount_minor"))
         kind = obj["kind"]
         if kind not in PAYMENT_KINDS:
-            raise BadInput(f"{at}.kind", f"{at}.kind must be one of: {', '.join(PAYMENT_KINDS)}.")
+            raise BadInput(f"{at}.kind", "%(where)s must be one of: %(choices)s.", where=f"{at}.kind",
+                               choices=", ".join(PAYMENT_KINDS))
         payer = _text(obj["payer"], f"{at}.payer", services.MAX_NAME)
         payee = _text(obj.get("payee") or "", f"{at}.payee", services.MAX_NAME)
         if payer not in parties:
-            raise BadInput(f"{at}.payer", f"{payer!r} in {at}.payer is not a player of the night.")
+            raise BadInput(f"{at}.payer", "%(name)s in %(where)s is not a player of the night.",
+                               name=repr(payer), where=f"{at}.payer")
         amount = _int(obj["amount_minor"], f"{at}.amount_minor")
         carry_id = obj.get("carry_id")
         if kind == "payment":
             if payee not in parties or payee == payer:
-                raise BadInput(f"{at}.payee", f"{at}.payee must be another player of the night.")
+                raise BadInput(f"{at}.payee", "%(where)s must be another player of the night.", where=f"{at}.payee")
             if amount <= 0:
                 raise BadInput(f"{at}.amount_minor", "A payment must be more than zero.")
             if carry_id is not None:
                 raise BadInput(f"{at}.carry_id", "A payment has no carry id.")
         else:
             if payee:
-                raise BadInput(f"{at}.payee", f"An {kind} row has no payee.")
+                raise BadInput(f"{at}.payee", "An %(kind)s row has no payee.", kind=kind)
             if amount == 0:
-                raise BadInput(f"{at}.amount_minor", f"An {kind} row cannot be zero.")
+                raise BadInput(f"{at}.amount_minor", "An %(kind)s row cannot be zero.", kind=kind)
             carry_id = _text(carry_id, f"{at}.carry_id", 40)
         void = _bool(obj.get("void", False), f"{at}.void")
         reason = _text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
@@ -506,14 +517,16 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
             continue
         try:
             if rnd.kind == "close" and rnd.payload.get("pot") == "award" and rnd.payload.get("to") not in match.seats:
-                raise BadInput("to", f"{str(rnd.payload.get('to'))[:40]!r} is not a player of this match.")
+                raise BadInput("to", "%(name)s is not a player of this match.",
+                               name=repr(str(rnd.payload.get("to"))[:40]))
             state = services.apply_event(match, state, rnd.kind, rnd.payload)
         except RuleViolation as exc:
-            raise RuleViolation(exc.rule, f"Match {number} ({games.TITLES[match.game]}), round {event.seq}: "
-                                          f"{exc.message}") from None
+            raise RuleViolation(exc.rule, "Match %(number)s (%(game)s), round %(seq)s: %(error)s",
+                                number=number, game=games.TITLES[match.game], seq=event.seq, error=exc) from None
         except BadInput as exc:
             raise BadInput(f"{where}.rounds[{k}].payload.{exc.field}",
-                           f"Match {number}, round {event.seq}: {exc.message}") from None
+                           "Match %(number)s, round %(seq)s: %(error)s", number=number, seq=event.seq,
+                           error=exc) from None
     return state
 
 
@@ -532,10 +545,11 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
     top = _object(data, "", ("format", "version", "exported_at", "currency", "minor_digits", "night",
                                          "players", "matches", "payments"), ("version", "night", "players"))
     if top.get("format", FORMAT) != FORMAT:
-        raise BadInput("format", f"This is not a night export (format must be {FORMAT!r}).")
+        raise BadInput("format", "This is not a night export (format must be %(format)s).",
+                       format=repr(FORMAT))
     if isinstance(top["version"], bool) or top["version"] != VERSION:
-        raise BadInput("version", f"This app reads export version {VERSION}; the file has version "
-                                  f"{str(top['version'])[:10]}.")
+        raise BadInput("version", "This app reads export version %(ours)s; the file has version %(theirs)s.",
+                       ours=VERSION, theirs=str(top["version"])[:10])
     info = _object(top["night"], "night", ("name", "date", "place", "leader", "currency", "group",
                                                  "created_at"), ("name", "currency"))
     name = clean_name(info["name"], "night.name", MAX_TEXT)
@@ -544,8 +558,8 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
         raise BadInput("currency", "currency disagrees with night.currency.")
     money = services.currency_money(currency)
     if top.get("minor_digits") is not None and top["minor_digits"] != money.digits:
-        raise BadInput("minor_digits", f"{currency} has {money.digits} minor-unit digits, "
-                                       f"not {str(top['minor_digits'])[:10]}.")
+        raise BadInput("minor_digits", "%(currency)s has %(digits)s minor-unit digits, not %(theirs)s.",
+                       currency=currency, digits=money.digits, theirs=str(top["minor_digits"])[:10])
     place = "" if info.get("place") in (None, "") else clean_name(info["place"], "night.place", MAX_TEXT)
     leader = "" if info.get("leader") in (None, "") else clean_name(info["leader"], "night.leader")
     group_name = clean_name(info["group"], "night.group", MAX_TEXT) if info.get("group") else name

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import jsonify, request
+from flask_babel import gettext
 
 from referee.api import bp
 from referee.engine import questions
 
 
 def _answer(name: str) -> Any:
-    return jsonify(questions.answer(name, request.get_json(silent=True)))
+    return jsonify(questions.answer(name, request.get_json(silent=True), gettext))
 
 
 @bp.post("/referee/svangknack/dealer")
@@ -41,3 +42,13 @@ def knaker_play() -> Any:
 def schloapfer_eyes() -> Any:
     """SL-2: the eyes of a pile of cards for the given trump."""
     return _answer("schloapfer/eyes")
+
+
+@bp.post("/referee/tricks")
+def trick_play() -> Any:
+    """SK-15, KU-3, SL-14: is this deal (or this next card) legal, and who won each trick?
+
+    A broken rule answers 200 with ``legal: false`` (the question was well formed);
+    the reason is in the request's language.
+    """
+    return _answer("tricks")

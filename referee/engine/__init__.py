@@ -46,8 +46,8 @@ def fill(template: str, params: Mapping[str, object]) -> str:
 
 
 def with_rule(text: str, rule: str) -> str:
-    """``text`` naming ``rule`` at its end, unless it names it already."""
-    return text if f"({rule})" in text else f"{text.rstrip('.')} ({rule})."
+    """``text`` naming ``rule`` at its end, unless it names it already ("(SK-15)" or "(forced overtaking, SK-15)")."""
+    return text if f"({rule})" in text or f" {rule})" in text else f"{text.rstrip('.')} ({rule})."
 
 
 class RuleViolation(Exception):

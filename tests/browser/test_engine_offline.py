@@ -49,6 +49,15 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("schloapfer/eyes", {"cards": ["2S"], "trump": "H"}),                             # not in the deck
     ("svangknack/dealer", {"draws": {"Anna": "QH", "Bo": "QS", "Cia": "2C"}}),
     ("svangknack/dealer", {"draws": {"Anna": "QH"}}),
+    ("tricks", {"game": "svangknack", "trump": "H", "players": ["Anna", "Bo", "Cia"], "leader": "Anna",
+                "tricks": [["AS", "KS", "2S"], ["5H", "9H", "QH"], ["3D", "4C", "7D"]]}),
+    ("tricks", {"game": "svangknack", "trump": "H", "players": ["Anna", "Bo", "Cia"], "leader": "Anna",
+                "tricks": [["9S", "5S", "2S"], ["AD", "KS"]]}),                  # Bo had to overtake 9S, SK-15
+    ("tricks", {"game": "kul", "players": ["Anna", "Bo", "Cia"], "leader": "Anna",
+                "tricks": [["9S", "5S", "KS"]], "hands": {"Cia": ["2S", "3D"]},
+                "ask": {"player": "Cia", "card": "3D"}}),
+    ("tricks", {"game": "svangknack", "trump": "H", "players": ["Anna", "Bo"], "leader": "Anna",
+                "tricks": [["9S", "9S"]]}),                                        # a card twice: 400
 ]
 
 
