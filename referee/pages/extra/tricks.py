@@ -1,0 +1,159 @@
+"""The trick referee on the phone (SK-15, KU-3, SL-14): tap the cards of a deal as they fall.
+
+``/referee/tricks/<game>`` for Svängknack, Kul and Schloapfer. The leader
+names who plays (seat order), who leads and trumps, and taps each card; the
+verdict is the engine's (:func:`referee.engine.questions.answer`, the same
+as ``POST /api/referee/tricks``): who won each trick, or the first broken
+rule with its ID. The page's script asks the API on every tap, and the
+engine in this browser when there is no network; without JavaScript the
+"Check" button posts the form and the page answers the same way.
+
+Opened from a match (``?match=<id>``), the players, the leader and the
+match's round form tokens are filled in, and a complete legal deal is
+entered as the match's next round with one tap: the server judges the deal
+again (it never trusts the page's payload) and enters the verdict's
+``round`` through the service layer, like any round.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+
+from referee import games, services
+from referee.engine import BadInput, RuleViolation, questions, tricks
+from referee.engine.cards import RANKS
+from referee.messages import explain
+from referee.models import Match
+from referee.pages import _match, _round_form, bp, can_edit
+from referee.pages.forms import RoundForm
+
+TITLES = {"svangknack": "Svängknack", "kul": "Kul", "schloapfer": "Schloapfer"}
+SUITS: tuple[tuple[str, str, bool], ...] = (("S", "♠", False), ("H", "♥", True), ("D", "♦", True), ("C", "♣", False))
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the page holds: who plays (seat order), who leads, trumps and the cards so far."""
+
+    players: tuple[str, ...]
+    leader: str
+    trump: str
+    deal: str
+
+    def tricks(self) -> list[list[str]]:
+        """``"AS KS 2S / 5H 9H"`` → ``[["AS", "KS", "2S"], ["5H", "9H"]]`` (empty tricks dropped)."""
+        out = [[c for c in _SPLIT.split(part.strip()) if c] for part in self.deal.split("/")]
+        return [t for t in out if t]
+
+    def request_json(self, game: str) -> dict[str, Any]:
+        """The setup as the API's request (``POST /api/referee/tricks``)."""
+        data: dict[str, Any] = {"game": game, "players": list(self.players), "leader": self.leader,
+                                "tricks": self.tricks()}
+        if game != "kul":
+            data["trump"] = self.trump
+        return data
+
+
+def _open_match(raw: str | None, game: str) -> Match | None:
+    """The match the page was opened from, if this phone may see it and it is of this game."""
+    if not raw or not (raw.isascii() and raw.isdigit() and len(raw) < 10):
+        return None
+    try:
+        match = services.get_match(int(raw))
+    except services.NotFound:
+        return None
+    if match.game != game or not (can_edit(match.night) or match.night.id in session.get("view", [])):
+        return None
+    return match
+
+
+def _first_leader(match: Match) -> tuple[tuple[str, ...], str]:
+    """The match's players still in and who leads: the svängare (Svängknack), else forehand."""
+    module = games.game(match.game)
+    view = module.state_json(services.state_of(match), services.night_money(match.night))
+    seats = tuple(match.seats)
+    players = tuple(p for p in seats if p in view.get("in_match", seats)) if match.game == "schloapfer" else seats
+    if match.game == "svangknack":
+        return players, str(view["svangare"])
+    dealer = seats.index(view["dealer"])
+    after = [seats[(dealer + i) % len(seats)] for i in range(1, len(seats) + 1)]
+    return players, next((p for p in after if p in players), players[0])
+
+
+def read_setup(values: Any, match: Match | None) -> Setup:
+    """The page's fields (or, for a page just opened from a match, the match's defaults)."""
+    if "players" not in values and match is not None:
+        players, leader = _first_leader(match)
+        return Setup(players, leader, "S", "")
+    players = tuple(p for p in (x.strip() for x in str(values.get("players", "")).split(",")) if p)[:16]
+    trump = values.get("trump", "S")
+    return Setup(players, str(values.get("leader", "")).strip(), trump if trump in "SHDC" and trump else "S",
+                 str(values.get("deal", ""))[:2000])
+
+
+def _check(game: str, setup: Setup) -> tuple[dict[str, Any] | None, str | None]:
+    """The verdict on the deal so far, or the message of impossible input."""
+    if not setup.tricks():
+        return None, None
+    try:
+        return questions.answer("tricks", setup.request_json(game), _), None
+    except BadInput as exc:
+        return None, explain(exc)
+
+
+def _page(game: str, setup: Setup, match: Match | None, verdict: dict[str, Any] | None, error: str | None,
+          status: int = 200) -> Any:
+    ranks = RANKS[4:] if game == "schloapfer" else RANKS
+    editable = match is not None and can_edit(match.night) and not services.state_of(match).finished
+    return render_template("pages/trick_referee.html", game=game, title=TITLES[game], setup=setup,
+                           match=match, verdict=verdict, error=error, suits=SUITS, ranks=ranks,
+                           hand_size=tricks.HAND_SIZE[game], form=_round_form(match) if editable else None), status
+
+
+@bp.route("/referee/tricks/<game>", methods=["GET", "POST"])
+def trick_referee(game: str) -> Any:
+    if game not in tricks.GAMES:
+        abort(404)
+    match = _open_match(request.values.get("match"), game)
+    setup = read_setup(request.form if request.method == "POST" else request.args, match)
+    verdict, error = _check(game, setup) if request.method == "POST" else (None, None)
+    return _page(game, setup, match, verdict, error)
+
+
+@bp.post("/matches/<int:match_id>/rounds/deal")
+def round_from_deal(match_id: int) -> Any:
+    """One tap: a complete, legal deal becomes the match's next round (the verdict's ``round``)."""
+    match = _match(match_id, edit=True)
+    if match.game not in tricks.GAMES:
+        abort(404)
+    if not RoundForm().validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    setup = read_setup(request.form, match)
+    verdict, error = _check(match.game, setup)
+    if verdict is None or not verdict["legal"] or verdict["round"] is None:
+        if error is None:
+            error = _("The deal is not complete and legal yet; nothing was entered.")
+        return _page(match.game, setup, match, verdict, error, 422)
+    payload = dict(verdict["round"])
+    if match.game == "svangknack":
+        payload["svangare"] = setup.leader  # the engine checks it against SK-11
+    raw = (request.form.get("expected_seq") or "").strip()
+    expected = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+    try:
+        rnd, _state, created = services.add_round(match_id, payload, idem_key=request.form.get("form_token") or None,
+                                                  expected_seq=expected)
+    except (RuleViolation, BadInput) as exc:
+        return _page(match.game, setup, services.get_match(match_id), verdict, explain(exc), 422)
+    except services.Conflict as exc:
+        return _page(match.game, setup, exc.match, verdict, exc.message, 409)
+    if created:
+        flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
+    else:
+        flash(_("Round %(n)s was already saved; it counts once.", n=rnd.seq), "ok")
+    return redirect(url_for("pages.match", match_id=match_id))
