@@ -78,6 +78,7 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/settle.py
 	$(PY) bench/pdf.py
 	$(PY) bench/load.py
+	$(PY) bench/live.py
 
 ## make soak: 50 clients on 25 matches for 10 minutes, SQLite then PostgreSQL (about 21 minutes).
 soak: $(VENV)/.installed-test deps-system

@@ -87,7 +87,10 @@ def _replayable(op: dict[str, Any]) -> dict[str, Any]:
 
 def _live(op: dict[str, Any]) -> dict[str, Any]:
     """The stream answers ``text/event-stream``: ``change`` events whose data is a LiveChange."""
-    op["responses"]["200"]["content"] = {"text/event-stream": {"schema": {"type": "string"}}}
+    event = {"type": "object", "required": ["event", "data"], "properties": {
+        "event": {"enum": ["change"]}, "id": {"type": "string", "pattern": "^[0-9]+$"},
+        "data": {"type": "string", "description": 'JSON: {"night", "match", "what", "round_no", "version"}'}}}
+    op["responses"]["200"]["content"] = {"text/event-stream": {"schema": event}}
     return op
 
 

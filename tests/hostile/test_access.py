@@ -185,6 +185,8 @@ def shown(resp: Any, night: NightInfo) -> bool:
     """The answer shows the night (PDFs are compressed: their type stands in for the content)."""
     if resp.mimetype == "application/pdf":
         return resp.get_data().startswith(b"%PDF")
+    if resp.mimetype == "text/event-stream":  # the live stream names the night by its id, no players
+        return f'"night": {night.night_id},' in resp.get_data().decode()
     text = resp.get_data().decode("utf-8", "replace")
     return any(p in text for p in night.players)
 
@@ -210,7 +212,8 @@ def kind_of(endpoint: str, method: str) -> str:
 def world(backend: str, tmp_path: Path) -> Iterator[tuple[Flask, NightInfo, NightInfo]]:
     # Most requests below present wrong tokens on purpose: a limit that high keeps them from turning
     # into 429s (test_wrong_tokens_are_still_rate_limited shows the limiter at work).
-    app = make_app(backend, tmp_path, TOKEN_FAILURES=10**6)
+    # The live stream ends after LIVE_LIFETIME: short, so that reading its answer ends.
+    app = make_app(backend, tmp_path, TOKEN_FAILURES=10**6, LIVE_LIFETIME=0.2, LIVE_PING=0.1)
     client = app.test_client()
     a = build(client, "Nightof Aardvarks", ["Zorblax", "Quimby", "Vantablack", "Ophelix"])
     b = build(client, "Nightof Bumblebees", ["Brontolo", "Kessika", "Wumpus"])
