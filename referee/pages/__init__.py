@@ -475,6 +475,14 @@ def match(match_id: int) -> Any:
     return render_match(_match(match_id))
 
 
+def expected_seq(form: RoundForm) -> int | None:
+    """The round number the form was made for (``Expected-Round``); a garbled hidden field is a 400."""
+    raw = (form.expected_seq.data or "").strip()
+    if raw and not (raw.isascii() and raw.isdigit() and len(raw) < 19):
+        abort(400, _("The form has expired; reload the page."))  # not the page's own value
+    return int(raw or 0) or None
+
+
 @bp.post("/matches/<int:match_id>/rounds")
 def add_round(match_id: int) -> Any:
     m = _match(match_id, edit=True)
@@ -485,10 +493,7 @@ def add_round(match_id: int) -> Any:
     if parser is None:
         abort(404)
     view = games.game(m.game).state_json(services.state_of(m), services.night_money(m.night))
-    raw_seq = (form.expected_seq.data or "").strip()
-    if raw_seq and not (raw_seq.isascii() and raw_seq.isdigit() and len(raw_seq) < 19):
-        abort(400, _("The form has expired; reload the page."))  # a garbled hidden field: not the page's
-    expected = int(raw_seq or 0) or None
+    expected = expected_seq(form)
     try:
         payload = parser(request.form, view, list(m.seats))
         rnd, _state, created = services.add_round(match_id, payload, idem_key=form.form_token.data or None,

@@ -29,7 +29,7 @@ from referee.engine import BadInput, RuleViolation, questions, tricks
 from referee.engine.cards import RANKS
 from referee.messages import explain
 from referee.models import Match
-from referee.pages import _match, _round_form, bp, can_edit
+from referee.pages import _match, _round_form, bp, can_edit, expected_seq
 from referee.pages.forms import RoundForm
 
 TITLES = {"svangknack": "Svängknack", "kul": "Kul", "schloapfer": "Schloapfer"}
@@ -92,8 +92,8 @@ def read_setup(values: Any, match: Match | None) -> Setup:
         players, leader = _first_leader(match)
         return Setup(players, leader, "S", "")
     players = tuple(p for p in (x.strip() for x in str(values.get("players", "")).split(",")) if p)[:16]
-    trump = values.get("trump", "S")
-    return Setup(players, str(values.get("leader", "")).strip(), trump if trump in "SHDC" and trump else "S",
+    # Passed on as typed (cut short): the engine names a trump that is no suit, nothing is defaulted.
+    return Setup(players, str(values.get("leader", "")).strip()[:60], str(values.get("trump", "S"))[:20],
                  str(values.get("deal", ""))[:2000])
 
 
@@ -132,8 +132,10 @@ def round_from_deal(match_id: int) -> Any:
     match = _match(match_id, edit=True)
     if match.game not in tricks.GAMES:
         abort(404)
-    if not RoundForm().validate_on_submit():
+    form = RoundForm()
+    if not form.validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
+    expected = expected_seq(form)
     setup = read_setup(request.form, match)
     verdict, error = _check(match.game, setup)
     if verdict is None or not verdict["legal"] or verdict["round"] is None:
@@ -143,10 +145,8 @@ def round_from_deal(match_id: int) -> Any:
     payload = dict(verdict["round"])
     if match.game == "svangknack":
         payload["svangare"] = setup.leader  # the engine checks it against SK-11
-    raw = (request.form.get("expected_seq") or "").strip()
-    expected = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
     try:
-        rnd, _state, created = services.add_round(match_id, payload, idem_key=request.form.get("form_token") or None,
+        rnd, _state, created = services.add_round(match_id, payload, idem_key=form.form_token.data or None,
                                                   expected_seq=expected)
     except (RuleViolation, BadInput) as exc:
         return _page(match.game, setup, services.get_match(match_id), verdict, explain(exc), 422)
