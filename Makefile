@@ -32,6 +32,7 @@ messages: $(VENV)/.installed
 run: $(VENV)/.installed translations
 	$(VENV)/bin/flask --app referee db upgrade
 	exec $(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - \
+		--logger-class referee.logs.GunicornLogger \
 		--graceful-timeout 5 'referee:create_app()'
 
 ## Debian packages the tests use (Chromium, PostgreSQL, poppler), when allowed.
