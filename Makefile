@@ -56,6 +56,7 @@ browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/refere
 run: $(VENV)/.installed translations browser-engine
 	$(VENV)/bin/flask --app referee db upgrade
 	exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
+		--logger-class referee.logs.GunicornLogger \
 		--graceful-timeout 5 'referee:create_app()'
 
 ## Debian packages the tests use (Chromium, PostgreSQL, poppler), when allowed.

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import logging
 import mimetypes
 import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, g, request, session
+from flask import Flask, Response, request, session
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
@@ -83,12 +86,38 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     messages.register(app)
+    from referee import logs
+
+    logs.install(app.logger)
+    logs.install(logging.getLogger("werkzeug"))
     _register_headers(app)
     _register_cli(app)
     return app
 
 
+def static_version(folder: str, filename: str) -> str:
+    """A short hash of a static file's content: its URL changes when the file does (``?v=``)."""
+    path = Path(folder) / filename
+    try:
+        stat = path.stat()
+    except OSError:
+        return ""
+    return _hash(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _hash(path: str, _mtime: int, _size: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
 def _register_headers(app: Flask) -> None:
+    @app.url_defaults
+    def _static_versions(endpoint: str, values: dict[str, Any]) -> None:
+        """Every ``url_for('static', ...)`` names the file's version, so it may be cached for a year."""
+        if endpoint == "static" and "filename" in values and "v" not in values and app.static_folder:
+            if version := static_version(app.static_folder, values["filename"]):
+                values["v"] = version
+
     @app.after_request
     def _headers(resp: Response) -> Response:
         resp.headers.setdefault(
@@ -98,8 +127,13 @@ def _register_headers(app: Flask) -> None:
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         resp.headers.setdefault("Referrer-Policy", "no-referrer")
         resp.headers.setdefault("X-Frame-Options", "DENY")
-        if getattr(g, "no_store", False):
-            resp.headers["Cache-Control"] = "no-store"
+        if request.endpoint == "static":
+            if request.args.get("v"):  # a versioned name (static_url): the content never changes under it
+                resp.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        else:
+            # Pages, sheets, exports and API answers show a night to whoever holds its token: never kept
+            # by a shared cache or on disk (also the pages that hold no night: one rule, no list to forget).
+            resp.headers["Cache-Control"] = "private, no-store"
         return resp
 
 

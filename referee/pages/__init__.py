@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import segno
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask.sansio.blueprints import BlueprintSetupState
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -452,7 +452,6 @@ def _round_form(match: Match) -> RoundForm:
 def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
                  posted: Any = None, status: int = 200, conflict: str | None = None) -> Any:
     """The match page: state at a glance, the round form, the history."""
-    g.no_store = True
     module = games.game(match.game)
     money = services.night_money(match.night)
     state = services.state_of(match)

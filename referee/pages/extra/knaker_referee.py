@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import g, get_template_attribute, jsonify, render_template, request
+from flask import get_template_attribute, jsonify, render_template, request
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
@@ -338,7 +338,6 @@ def page_context(board: Board, settings: Settings, history: list[tuple[str, str]
 @bp.route("/referee/knaker", methods=["GET", "POST"])
 def knaker_referee() -> Any:
     """The referee page; every button posts the whole state back."""
-    g.no_store = True
     if request.method == "GET":
         return render_template(TEMPLATE, c=page_context(Board(), Settings(), []))
     settings = read_settings(request.form)
@@ -361,7 +360,6 @@ def knaker_referee_verdict() -> Any:
 
     ``ok`` is false when the cards are impossible (the script then takes back its last tap).
     """
-    g.no_store = True
     settings = read_settings(request.form)
     try:
         board = read_board(request.form.get("pile", ""), request.form.get("lays", "")).with_source(settings.source)

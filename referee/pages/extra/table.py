@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, g, render_template
+from flask import abort, render_template
 from flask_babel import gettext as _
 
 from referee import games, services
@@ -24,7 +24,6 @@ def match_table(match_id: int) -> Any:
     except services.NotFound:
         abort(404)
     require(match.night, False)
-    g.no_store = True
     money = services.night_money(match.night)
     state = services.state_of(match)
     view = games.game(match.game).state_json(state, money)
