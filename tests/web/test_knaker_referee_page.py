@@ -84,7 +84,7 @@ def test_empty_page_offers_the_picker_and_keeps_csp(client: Any) -> None:
     # CSP: no inline script or style in the page.
     assert not re.search(r"<script(?![^>]*\bsrc=)", page)
     assert "<style" not in page and " style=" not in page
-    assert 'src="/static/js/knaker_referee.js"' in page and "css/knaker_referee.css" in page
+    assert 'src="/static/js/knaker_referee.js?v=' in page and "css/knaker_referee.css" in page
     assert state(page) == ("", "", [])
     assert by_id(page, "kr-hint") and not by_id(page, "kr-answer")
     assert 'id="kr-undo" disabled' in page
