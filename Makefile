@@ -75,11 +75,12 @@ test: $(VENV)/.installed-test translations deps-system browser-engine
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-bench: $(VENV)/.installed-test
+bench: $(VENV)/.installed-test browser-engine
 	$(PY) bench/settle.py
 	$(PY) bench/pdf.py
 	$(PY) bench/load.py
 	$(PY) bench/live.py
+	$(PY) bench/browser_engine.py
 
 ## make soak: 50 clients on 25 matches for 10 minutes, SQLite then PostgreSQL (about 21 minutes).
 soak: $(VENV)/.installed-test deps-system
