@@ -86,11 +86,17 @@ def test_swish_pay_button_opens_the_payment(live_server: LiveServer, browser: An
 def test_euro_payer_copies_iban_and_amount(live_server: LiveServer, browser: Any, artifacts: Path) -> None:
     base = live_server.url
     night = kul_night(base, "EUR", "Schwimmen bei Cia")
-    post(base, f"/api/nights/{night['id']}/players/Cia/details",
-         {"iban": "de72 3702 0500 0009 7097 00", "holder": "Cia Åberg"}, night["edit_token"])
     page = payer_phone(browser, base, night)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     payer = watch(page, artifacts, "pay-euro-")
+    assert page.locator(".pay").count() == 0
+    page.wait_for_function("() => performance.getEntriesByType('resource')"
+                           ".some(e => e.name.indexOf('/live') > 0)")
+    # The leader enters Cia's IBAN while Anna's phone shows the settlement: the page follows (live.js)
+    # and the copy buttons work in the swapped-in part too.
+    post(base, f"/api/nights/{night['id']}/players/Cia/details",
+         {"iban": "de72 3702 0500 0009 7097 00", "holder": "Cia Åberg"}, night["edit_token"])
+    page.locator(".pay-details").first.wait_for()
     assert page.get_by_role("link", name=re.compile("Pay")).count() == 0  # no app opens a bank transfer
     boxes = page.locator(".pay-details")
     assert boxes.count() == 3
