@@ -277,3 +277,56 @@ def test_payment_detail_errors_in_the_leaders_language(client: Any, lang: str, s
                             headers={"Accept-Language": lang})
     assert status == 400 and body["field"] == "iban"
     assert says in str(body), body
+
+
+def sheet_codes(pdf: bytes, tmp_path: Path) -> list[str]:
+    """Every QR code printed on the settlement sheet, read back with zbar from the rendered pages."""
+    import shutil
+    import subprocess
+
+    from PIL import Image
+
+    from tests.components import missing
+    from tests.engine.test_payment_codes import zbar_read
+
+    if shutil.which("pdftoppm") is None:
+        missing("pdftoppm (Debian package poppler-utils)")
+    (tmp_path / "sheet.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-png", "-r", "300", str(tmp_path / "sheet.pdf"), str(tmp_path / "page")],
+                   check=True)
+    found: list[str] = []
+    for page in sorted(tmp_path.glob("page*.png")):
+        found += [data.decode("utf-8") for data in zbar_read(Image.open(page).convert("L"))]
+    return found
+
+
+def night_message(app: Any, night_id: int) -> str:
+    """What a payment of this night says: its name and date (independently of payments._payment_message)."""
+    from referee.models import Night, db
+
+    with app.app_context():
+        night = db.session.get(Night, night_id)
+        return f"{night.name} {night.date or night.created_at.date()}"
+
+
+@pytest.mark.parametrize("currency", ["SEK", "EUR"])
+def test_settlement_sheet_codes_decode_to_the_schemes_payloads(client: Any, app: Any, tmp_path: Path,
+                                                               currency: str) -> None:
+    """The printed sheet's payment codes, scanned from the PDF, say exactly what Swish 6.1 / EPC069-12 ask."""
+    from tests.engine.test_payment_codes import check_girocode, check_swish
+
+    api, _ = kul_night(client, currency=currency, place="Klubben")
+    details = {"swish": "076-987 65 43"} if currency == "SEK" else {"iban": "LI21 0881 0000 2324 013A A",
+                                                                     "holder": "Cia Åberg"}
+    assert api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details", details)[0] == 200
+    pdf = client.get(f"/nights/{api.night['id']}/settlement.pdf?view={api.night['view_token']}").data
+    codes = sheet_codes(pdf, tmp_path)
+    payment = [c for c in codes if not c.startswith("http")]
+    assert len(payment) == len(settlement(api)["transfers"]) == 3
+    assert len(codes) == 4  # and the link to the online record
+    message = night_message(app, api.night["id"])
+    for payload in payment:
+        if currency == "SEK":
+            check_swish(payload, payee="0769876543", minor=200, message=message)
+        else:
+            check_girocode(payload, name="Cia Åberg", iban="LI21088100002324013AA", minor=200, text=message)
