@@ -60,6 +60,7 @@ class DetailError(ValueError):
         self.params = params
         super().__init__(template % params if params else template)
 
+
 # ---------------------------------------------------------------- Swish numbers
 
 SWISH_NUMBER_HELP = N_(
