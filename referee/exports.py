@@ -365,7 +365,7 @@ def _players(raw: object) -> list[dict[str, str]]:
             iban = payment_codes.normalize_iban(iban) if iban else ""
             holder = payment_codes.clean_holder(holder) if holder else ""
         except ValueError as exc:
-            raise BadInput(where, "%(where)s: %(error)s", where=where, error=str(exc)) from None
+            raise BadInput(where, "%(where)s: %(error)s", where=where, error=exc) from None
         if iban and not holder:
             raise BadInput(f"{where}.account_holder", "An IBAN needs the account holder's name.")
         out.append({"name": name, "swish": swish, "iban": iban, "account_holder": holder})

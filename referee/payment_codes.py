@@ -1,44 +1,79 @@
-"""Payment details and the QR codes that let a loser pay with one scan.
+"""Payment details and the QR codes and links that let a loser pay with one tap.
 
 At the end of the night the settlement says who pays whom; this module turns
 a winner's payment details into something the payer's phone understands:
 
-* a Swish "C" string (Sweden: the Swish app's prefilled-payment QR code), and
+* a Swish "C" string (Sweden: the Swish app's prefilled-payment QR code) and
+  the Swish payment link that opens the app on the payer's own phone, and
 * an EPC069-12 "GiroCode" (SEPA credit transfer QR code, read by most
   European banking apps).
 
-Pure like the engine: no Flask, no database, no files of its own (segno only
-builds the QR matrix; :func:`qr_png` writes where its caller says). Amounts
-are ``int`` minor units (öre, cent) and are written out digit by digit, never
-through a float, so "12,50" is always exactly 1250 öre.
+What is kept up to date elsewhere is taken from libraries that follow the
+registries: ``schwifty`` (SWIFT's IBAN registry: countries, lengths, BBAN
+structure, the check digits; BICs; bank names), ``phonenumbers`` (Google's
+libphonenumber metadata: which Swedish numbers are mobile numbers, in every
+written form) and ``segno.helpers.make_epc_qr`` (the GiroCode). This module
+only says what is ours: which fields, which messages the leader reads, which
+limits apply, which Swish numbers we take.
 
-Validation raises ``ValueError`` with one sentence a leader can act on (they
-type the numbers on a phone at the table); a wrong *type* (a float amount, a
-``None`` number) is a programming error and raises ``TypeError``.
+Pure like the engine: no Flask, no database, no files of its own. Amounts are
+``int`` minor units (öre, cent) and are written out digit by digit (or as an
+exact ``Decimal``), never through a float, so "12,50" is always exactly 1250
+öre.
+
+Validation raises :class:`DetailError` (a ``ValueError``) with one sentence a
+leader can act on (they type the numbers on a phone at the table), kept as a
+template with parameters so the web layer shows it in the leader's language;
+a wrong *type* (a float amount, a ``None`` number) is a programming error and
+raises ``TypeError``.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from decimal import Decimal
 from pathlib import PurePath
 from typing import BinaryIO
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
+import phonenumbers
 import segno
+import segno.helpers
+from schwifty import BIC, IBAN, exceptions, registry
+
+
+def N_(template: str) -> str:
+    """Marks a message template for ``make messages`` (this module cannot import the web layer)."""
+    return template
+
+
+class DetailError(ValueError):
+    """A payment detail that cannot be used: the English sentence, and its template and parameters.
+
+    ``template`` and ``params`` are what ``referee.engine.explain`` and
+    ``BadInput`` translate, so the leader reads the sentence in sv, de or en.
+    """
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template % params if params else template)
+
 
 # ---------------------------------------------------------------- Swish numbers
 
-SWISH_NUMBER_HELP = (
+SWISH_NUMBER_HELP = N_(
     "A Swish number is a Swedish mobile number (07x xxx xx xx), a Swish business number "
     "(123 xxx xx xx) or a Swish charity number (90x xx xx)."
 )
 
-#: Canonical forms: what the Swish app accepts in the payee field.
-_PRIVATE = re.compile(r"07\d{8}")
+#: Swish's own numbers, which are not telephone numbers (no phone library knows them):
+#: businesses 123 + 7 digits, charities 90 + 5 digits (the numbers on Swish's signs).
 _BUSINESS = re.compile(r"123\d{7}")
 _CHARITY = re.compile(r"90\d{5}")
-#: Characters people use when writing a phone number down.
+#: Characters people use when writing a phone number down; anything else (letters,
+#: "#", "ext") is refused rather than read as a phone keypad would.
 _PHONE_CHARS = re.compile(r"\+?[\d\s\-./()]+")
 
 
@@ -49,89 +84,70 @@ def normalize_swish(text: str) -> str:
     ``"+46 70 123 45 67"``, ``"+46 (0)70 123 45 67"``, ``"0046701234567"``,
     ``"46701234567"``, ``"123 456 78 90"``, ``"900 80 04"``.
 
-    Canonical form: private numbers as the 10-digit national number
-    ``"0701234567"`` (the Swish app accepts both that and ``46701234567``;
-    the national form is what the payee recognises on screen), business
-    numbers as 10 digits starting ``123``, charity numbers as 7 digits
-    starting ``90``. Only these can receive a Swish payment, so anything else
-    (landlines, foreign mobiles) is rejected here rather than in the payer's
-    app.
+    Private numbers are whatever ``phonenumbers`` reads as a valid Swedish
+    *mobile* number (its metadata knows which 07x series are mobile),
+    stored as the 10-digit national number ``"0701234567"``: the Swish app
+    accepts both that and ``46701234567``, and the national form is what the
+    payee recognises on screen. Business numbers are stored as 10 digits
+    starting ``123``, charity numbers as 7 digits starting ``90``. Only these
+    can receive a Swish payment, so anything else (landlines, foreign
+    mobiles, extensions) is rejected here rather than in the payer's app.
     """
     if not isinstance(text, str):
         raise TypeError("a Swish number must be given as text")
-    raw = text.strip().replace("(0)", "")
+    raw = text.strip()
     if not raw or _PHONE_CHARS.fullmatch(raw) is None:
-        raise ValueError(SWISH_NUMBER_HELP)
+        raise DetailError(SWISH_NUMBER_HELP)
     digits = re.sub(r"\D", "", raw)
-    national: str | None = None
-    if raw.startswith("+"):
-        national = digits[2:] if digits.startswith("46") else None
-    elif digits.startswith("0046"):
-        national = digits[4:]
-    elif digits.startswith("46") and len(digits) in (11, 12):
-        national = digits[2:]
-    if national is not None:
-        # "+46 070 ..." keeps the trunk zero by mistake; drop it once.
-        digits = "0" + (national[1:] if national.startswith("0") else national)
-    if _PRIVATE.fullmatch(digits) or _BUSINESS.fullmatch(digits) or _CHARITY.fullmatch(digits):
+    if not raw.startswith("+") and (_BUSINESS.fullmatch(digits) or _CHARITY.fullmatch(digits)):
         return digits
-    raise ValueError(SWISH_NUMBER_HELP)
+    try:
+        number = phonenumbers.parse(raw, "SE")
+    except phonenumbers.NumberParseException:
+        raise DetailError(SWISH_NUMBER_HELP) from None
+    if (number.extension or not phonenumbers.is_valid_number(number)
+            or phonenumbers.region_code_for_number(number) != "SE"
+            or phonenumbers.number_type(number) != phonenumbers.PhoneNumberType.MOBILE):
+        raise DetailError(SWISH_NUMBER_HELP)
+    return f"0{number.national_number}"
 
 
 def format_swish(number: str) -> str:
     """A Swish number the way Swedes write it: ``"070-123 45 67"``.
 
-    Business numbers as ``"123 456 78 90"`` and charity numbers as
-    ``"900 80 04"``, the groupings printed on Swish's own signs. Any spelling
+    Mobile numbers in ``phonenumbers``' Swedish national format; business
+    numbers as ``"123 456 78 90"`` and charity numbers as ``"900 80 04"``,
+    the groupings printed on Swish's own signs. Any spelling
     :func:`normalize_swish` accepts is accepted here too.
     """
     n = normalize_swish(number)
-    if _PRIVATE.fullmatch(n):
-        return f"{n[:3]}-{n[3:6]} {n[6:8]} {n[8:]}"
     if _BUSINESS.fullmatch(n):
         return f"{n[:3]} {n[3:6]} {n[6:8]} {n[8:]}"
-    return f"{n[:3]} {n[3:5]} {n[5:]}"
+    if _CHARITY.fullmatch(n):
+        return f"{n[:3]} {n[3:5]} {n[5:]}"
+    return phonenumbers.format_number(phonenumbers.parse(n, "SE"), phonenumbers.PhoneNumberFormat.NATIONAL)
 
 
 # ------------------------------------------------------------------------ IBAN
 
-#: Length of a whole IBAN per country (SWIFT IBAN Registry), covering every
-#: SEPA country and the other registered ones. A country missing here fails
-#: validation with "not a country that uses IBANs", which is what a payer's
-#: bank would say too.
-IBAN_LENGTHS: dict[str, int] = {
-    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22,
-    "BH": 22, "BI": 27, "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24,
-    "DE": 22, "DJ": 27, "DK": 18, "DO": 28, "EE": 20, "EG": 29, "ES": 24, "FI": 18,
-    "FK": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27,
-    "GT": 28, "HN": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26,
-    "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20,
-    "LU": 20, "LV": 21, "LY": 25, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MN": 20,
-    "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18, "NO": 15, "OM": 23, "PK": 24,
-    "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "RU": 33, "SA": 24,
-    "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "SO": 23, "ST": 25,
-    "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
-    "YE": 30,
-}  # fmt: skip
 
-_ALNUM = re.compile(r"[A-Z0-9]+")
+def iban_length(country: str) -> int | None:
+    """How many characters an IBAN of ``country`` has (SWIFT IBAN registry), or None."""
+    try:
+        return registry.get_iban_spec(country.upper()).iban_length
+    except exceptions.InvalidCountryCode:
+        return None
 
 
-def _mod97(text: str) -> int:
-    """ISO 7064 MOD 97-10 remainder of an alphanumeric string (A=10 ... Z=35)."""
-    return int("".join(str(int(ch, 36)) for ch in text)) % 97
+def _iban(text: str) -> IBAN:
+    """The validated ``schwifty.IBAN`` for what a person typed or pasted.
 
-
-def normalize_iban(text: str) -> str:
-    """The IBAN in its electronic form: no spaces, upper case, validated.
-
-    Checks, in the order a person would want to hear about them: only letters
-    and digits; a two-letter country code that uses IBANs; the length that
-    country's IBANs have; two check digits; and the ISO 7064 MOD 97-10
-    checksum (which catches every single mistyped character and almost every
-    swap of two neighbours). Check digits 00, 01 and 99 never occur in a real
-    IBAN (ISO 13616 uses 02..98), so they fail as a checksum error even though
-    00/01/99 can make the remainder come out as 1.
+    The order of the messages is the order a person would want to hear them
+    in: only letters and digits; a two-letter country code that uses IBANs;
+    the length that country's IBANs have; two check digits; the account part
+    in the form that country's banks use; the ISO 7064 MOD 97-10 checksum
+    (schwifty computes the check digits from the rest and compares, so 00,
+    01 and 99, which ISO 13616 never issues, fail too).
     """
     if not isinstance(text, str):
         raise TypeError("an IBAN must be given as text")
@@ -139,23 +155,33 @@ def normalize_iban(text: str) -> str:
     if iban.startswith("IBAN"):
         iban = iban[4:]  # copied from a statement that prints "IBAN SE45 ..."
     if not iban:
-        raise ValueError("The IBAN is empty.")
-    if _ALNUM.fullmatch(iban) is None:
-        bad = next(ch for ch in iban if not ("A" <= ch <= "Z" or "0" <= ch <= "9"))
-        raise ValueError(f"An IBAN has only letters and digits, not {bad!r}.")
+        raise DetailError(N_("The IBAN is empty."))
+    bad = next((ch for ch in iban if not ("A" <= ch <= "Z" or "0" <= ch <= "9")), None)
+    if bad is not None:
+        raise DetailError(N_("An IBAN has only letters and digits, not %(char)s."), char=repr(bad))
     country = iban[:2]
     if not (len(country) == 2 and country.isalpha()):
-        raise ValueError("An IBAN starts with a two-letter country code, like SE or DE.")
-    expected = IBAN_LENGTHS.get(country)
+        raise DetailError(N_("An IBAN starts with a two-letter country code, like SE or DE."))
+    expected = iban_length(country)
     if expected is None:
-        raise ValueError(f"{country} is not a country code that uses IBANs.")
+        raise DetailError(N_("%(country)s is not a country code that uses IBANs."), country=country)
     if len(iban) != expected:
-        raise ValueError(f"An IBAN from {country} has {expected} characters, this one has {len(iban)}.")
+        raise DetailError(N_("An IBAN from %(country)s has %(expected)s characters, this one has %(length)s."),
+                          country=country, expected=expected, length=len(iban))
     if not iban[2:4].isdigit():
-        raise ValueError("The third and fourth characters of an IBAN are check digits.")
-    if not 2 <= int(iban[2:4]) <= 98 or _mod97(iban[4:] + iban[:4]) != 1:
-        raise ValueError("The IBAN checksum does not match: a character is probably mistyped.")
-    return iban
+        raise DetailError(N_("The third and fourth characters of an IBAN are check digits."))
+    try:
+        return IBAN(iban)
+    except exceptions.InvalidChecksumDigits:
+        raise DetailError(N_("The IBAN checksum does not match: a character is probably mistyped.")) from None
+    except exceptions.SchwiftyException:
+        raise DetailError(N_("The account number in this IBAN does not have the form banks in %(country)s use."),
+                          country=country) from None
+
+
+def normalize_iban(text: str) -> str:
+    """The IBAN in its electronic form: no spaces, upper case, validated (see :func:`_iban`)."""
+    return str(_iban(text).compact)
 
 
 def format_iban(iban: str) -> str:
@@ -163,8 +189,21 @@ def format_iban(iban: str) -> str:
 
     Validates first, so a display never shows an IBAN nobody can pay to.
     """
-    n = normalize_iban(iban)
-    return " ".join(n[i : i + 4] for i in range(0, len(n), 4))
+    return str(_iban(iban).formatted)
+
+
+def bank_name(iban: str) -> str | None:
+    """The name of the bank an IBAN belongs to, where schwifty's bank registry knows it.
+
+    Shown next to the IBAN so the payer sees "SEB" or "Commerzbank" and can
+    tell at a glance whether the account is the one they expect. None for an
+    invalid IBAN or a bank code the registry does not list.
+    """
+    try:
+        name = _iban(iban).bank_name
+    except ValueError:
+        return None
+    return str(name) if name else None
 
 
 HOLDER_MAX = 70
@@ -189,12 +228,12 @@ def clean_holder(text: str) -> str:
         raise TypeError("an account holder name must be given as text")
     name = unicodedata.normalize("NFC", text).strip()
     if _has_control(name):
-        raise ValueError("The account holder name must not contain line breaks or control characters.")
+        raise DetailError(N_("The account holder name must not contain line breaks or control characters."))
     name = re.sub(r"\s+", " ", name)
     if not name:
-        raise ValueError("The account holder name is empty.")
+        raise DetailError(N_("The account holder name is empty."))
     if len(name) > HOLDER_MAX:
-        raise ValueError(f"The account holder name is longer than {HOLDER_MAX} characters.")
+        raise DetailError(N_("The account holder name is longer than %(max)s characters."), max=HOLDER_MAX)
     return name
 
 
@@ -215,11 +254,11 @@ def _check_amount(amount_minor: int, low: int, high: int, what: str) -> None:
     if isinstance(amount_minor, bool) or not isinstance(amount_minor, int):
         raise TypeError("amounts are int minor units (öre, cent), never floats")
     if not low <= amount_minor <= high:
-        raise ValueError(f"A {what} amount must be between {_plain(low, '.')} and {_plain(high, '.')}.")
+        raise ValueError(f"A {what} amount must be between {plain_amount(low)} and {plain_amount(high)}.")
 
 
-def _plain(amount_minor: int, separator: str) -> str:
-    """Minor units as ``"12<sep>50"``: always two decimals, no grouping."""
+def plain_amount(amount_minor: int, separator: str = ".") -> str:
+    """Minor units as ``"12<sep>50"``: always two decimals, no grouping, no float."""
     whole, frac = divmod(amount_minor, 100)
     return f"{whole}{separator}{frac:02d}"
 
@@ -231,6 +270,8 @@ SWISH_MESSAGE_MAX = 50
 SWISH_AMOUNT_MAX = 99_999_999_999_999
 #: Lock mask: bit 0 payee, bit 1 amount, bit 2 message; a set bit = editable.
 SWISH_EDITABLE_MESSAGE = 0b100
+#: The Swish payment link; on a phone with Swish it opens the app with the payment filled in.
+SWISH_LINK = "https://app.swish.nu/1/p/sw/"
 
 
 def swish_message(text: str) -> str:
@@ -271,7 +312,27 @@ def swish_payload(payee: str, amount_minor: int, message: str) -> str:
     number = normalize_swish(payee)
     _check_amount(amount_minor, 1, SWISH_AMOUNT_MAX, "Swish")
     encoded = quote(swish_message(message), safe="")
-    return f"C{number};{_plain(amount_minor, ',')};{encoded};{SWISH_EDITABLE_MESSAGE}"
+    return f"C{number};{plain_amount(amount_minor, ',')};{encoded};{SWISH_EDITABLE_MESSAGE}"
+
+
+def swish_link(payee: str, amount_minor: int, message: str) -> str:
+    """The Swish payment link for a payer on their own phone (they cannot scan their own screen).
+
+    ``https://app.swish.nu/1/p/sw/?sw=<payee>&amt=<12.50>&cur=SEK&msg=<message>&edit=msg``:
+    the link Swish's own QR generator encodes. On a phone with Swish it opens
+    the app with payee, amount and message filled in (an app link of
+    ``app.swish.nu``); without it, Swish's web page. The fields mean what
+    they mean in :func:`swish_payload`: same payee, same amount (with a
+    decimal point here, as in a URL), same message; ``edit=msg`` leaves only
+    the message editable, like lock mask 4. Swish's generator adds
+    ``src=qr`` for a printed code; a tapped link has no such source, so it
+    is left out. The README says what Swish documents and what it does not.
+    """
+    number = normalize_swish(payee)
+    _check_amount(amount_minor, 1, SWISH_AMOUNT_MAX, "Swish")
+    query = {"sw": number, "amt": plain_amount(amount_minor), "cur": "SEK", "msg": swish_message(message),
+             "edit": "msg"}
+    return SWISH_LINK + "?" + urlencode(query, quote_via=quote, safe="")
 
 
 # ------------------------------------------------------------------- GiroCode
@@ -280,64 +341,57 @@ EPC_REMITTANCE_MAX = 140
 EPC_MAX_BYTES = 331
 #: 999 999 999,99 EUR, the EPC069-12 maximum, in cents.
 EPC_AMOUNT_MAX = 99_999_999_999
-_BIC = re.compile(r"[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?")
 
 
 def normalize_bic(text: str) -> str:
-    """A BIC (SWIFT code) without spaces, upper case: 8 or 11 characters.
+    """A BIC (SWIFT code) without spaces, upper case: 8 or 11 characters, validated by schwifty.
 
-    Bank code (4 letters), country (2 letters), location (2 letters or
-    digits), optional branch (3 letters or digits).
+    Bank code (4 letters), country (a real ISO country code), location (2
+    letters or digits), optional branch (3 letters or digits).
     """
     if not isinstance(text, str):
         raise TypeError("a BIC must be given as text")
-    bic = "".join(text.split()).upper()
-    if _BIC.fullmatch(bic) is None:
-        raise ValueError("A BIC has 8 or 11 letters and digits, like COBADEFFXXX.")
-    return bic
+    try:
+        return str(BIC("".join(text.split()).upper(), enforce_swift_compliance=True).compact)
+    except exceptions.SchwiftyException:
+        raise DetailError(N_("A BIC has 8 or 11 letters and digits, like COBADEFFXXX.")) from None
 
 
-def epc_payload(name: str, iban: str, amount_minor: int, remittance: str, bic: str = "") -> str:
-    """The EPC069-12 "GiroCode" (SEPA Credit Transfer QR code) payload.
+def epc_qr(name: str, iban: str, amount_minor: int, remittance: str, bic: str = "") -> segno.QRCode:
+    """The EPC069-12 "GiroCode" (SEPA Credit Transfer QR code), made by ``segno.helpers.make_epc_qr``.
 
-    Lines, separated by ``"\\n"``:
-
-    1. ``BCD`` - service tag;
-    2. ``002`` - version; 002 makes the BIC optional inside the EEA;
-    3. ``1`` - character set UTF-8 (names like "Åsa Öberg" stay intact);
-    4. ``SCT`` - identification: SEPA Credit Transfer;
-    5. BIC of the beneficiary's bank - empty unless given (validated, 8/11 chars);
-    6. beneficiary name - :func:`clean_holder`, at most 70 characters;
-    7. beneficiary IBAN - :func:`normalize_iban`, electronic form;
-    8. amount - ``EUR`` + euros with a dot and two decimals, ``EUR12.50``;
-       0.01 to 999999999.99;
-    9. purpose code - empty;
-    10. structured creditor reference (RF) - empty, as line 11 is used;
-    11. unstructured remittance - one line, at most 140 characters;
-    12. beneficiary-to-originator information - omitted.
-
-    The standard forbids separators after the last populated element, so
-    trailing empty lines are dropped (with no remittance the payload ends
-    at the amount). The whole payload must fit in 331 bytes of UTF-8.
+    What is ours is what goes in and what the leader is told when it does
+    not fit; segno writes the lines (BCD, version 002, character set, SCT,
+    BIC, name, IBAN, EUR amount, purpose, reference, text), keeps to level M
+    and to QR version 13. We ask for character set 1, UTF-8, so names like
+    "Åsa Öberg" are read the same by every app (segno would otherwise pick
+    ISO 8859-1 when it can). Checked here first, with messages a person can
+    act on: the holder (:func:`clean_holder`, at most 70 characters), the
+    IBAN (:func:`normalize_iban`), the BIC if given (:func:`normalize_bic`;
+    optional inside the EEA with version 002), the amount (0.01 to
+    999999999.99 EUR, from int cents, exact) and the remittance text (one
+    line, 1 to 140 characters: the app always names the night). The whole
+    payload must fit in 331 bytes.
 
     Only EUR is possible in a GiroCode; the IBAN's country is not restricted
-    to SEPA here because the payer's bank knows the reach list better than a
-    table frozen in this module.
+    to SEPA here because the payer's bank knows the reach list better.
     """
     holder = clean_holder(name)
     account = normalize_iban(iban)
     _check_amount(amount_minor, 1, EPC_AMOUNT_MAX, "GiroCode (EUR)")
     text = _one_line(remittance)
+    if not text:
+        raise ValueError("A GiroCode needs a payment reference.")
     if len(text) > EPC_REMITTANCE_MAX:
         raise ValueError(f"The payment reference is longer than {EPC_REMITTANCE_MAX} characters.")
-    lines = ["BCD", "002", "1", "SCT", normalize_bic(bic) if bic.strip() else "", holder, account,
-             "EUR" + _plain(amount_minor, "."), "", "", text]
-    while lines[-1] == "":
-        lines.pop()
-    payload = "\n".join(lines)
-    if len(payload.encode("utf-8")) > EPC_MAX_BYTES:
-        raise ValueError(f"The GiroCode is longer than {EPC_MAX_BYTES} bytes: shorten the name or the reference.")
-    return payload
+    code = normalize_bic(bic) if bic.strip() else None
+    try:
+        return segno.helpers.make_epc_qr(holder, account, Decimal(amount_minor).scaleb(-2), text=text, bic=code,
+                                         encoding="utf-8")
+    except ValueError:
+        # Everything else segno checks was checked above; what is left is the size.
+        raise ValueError(f"The GiroCode is longer than {EPC_MAX_BYTES} bytes: "
+                         "shorten the name or the reference.") from None
 
 
 # ------------------------------------------------------------------- QR codes
@@ -348,11 +402,9 @@ _LEVELS = ("L", "M", "Q", "H")
 def qr_code(payload: str, *, error: str = "M") -> segno.QRCode:
     """The QR code for ``payload`` with exactly the error correction asked for.
 
-    EPC069-12 prescribes level M; segno would otherwise "boost" the level when
-    it fits in the same version, so boosting is off. Text is always encoded as
-    UTF-8 bytes (without an ECI header, which several banking apps mishandle):
-    segno's default would pick ISO 8859-1 for "Åsa Öberg", contradicting the
-    GiroCode's declared character set 1.
+    segno would otherwise "boost" the level when it fits in the same version,
+    so boosting is off. Text is always encoded as UTF-8 bytes (without an ECI
+    header, which several apps mishandle).
     """
     level = error.upper()
     if level not in _LEVELS:
@@ -360,18 +412,22 @@ def qr_code(payload: str, *, error: str = "M") -> segno.QRCode:
     return segno.make_qr(payload, error=level, encoding="utf-8", boost_error=False)
 
 
-def qr_svg(payload: str, *, error: str = "M", scale: int = 4, border: int = 4) -> str:
-    """Inline SVG (no XML declaration) to put straight into HTML or a PDF template.
+def _as_code(code: str | segno.QRCode, error: str) -> segno.QRCode:
+    return code if isinstance(code, segno.QRCode) else qr_code(code, error=error)
+
+
+def qr_svg(code: str | segno.QRCode, *, error: str = "M", scale: int = 4, border: int = 4) -> str:
+    """Inline SVG (no XML declaration) of a QR code or a payload, for HTML or a PDF template.
 
     The default border is the four-module quiet zone the QR standard asks
     for; scanners on phones struggle without it when the code sits on a
     busy page.
     """
-    return qr_code(payload, error=error).svg_inline(scale=scale, border=border)
+    return str(_as_code(code, error).svg_inline(scale=scale, border=border, dark="#000", light="#fff"))
 
 
-def qr_png(payload: str, out: str | PurePath | BinaryIO, *, error: str = "M", scale: int = 8,
+def qr_png(code: str | segno.QRCode, out: str | PurePath | BinaryIO, *, error: str = "M", scale: int = 8,
            border: int = 4) -> None:
-    """Write the QR code as PNG to a path or a binary buffer (tests, downloads)."""
+    """Write a QR code (or a payload's) as PNG to a path or a binary buffer (tests, downloads)."""
     target: str | BinaryIO = str(out) if isinstance(out, PurePath) else out
-    qr_code(payload, error=error).save(target, kind="png", scale=scale, border=border)
+    _as_code(code, error).save(target, kind="png", scale=scale, border=border)

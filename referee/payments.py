@@ -15,6 +15,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+import segno
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -240,18 +241,14 @@ def set_payment_details(night: Night, name: object, swish: object = "", iban: ob
     if player is None:
         raise BadInput("player", "player must be a player of this night.")
     values: dict[str, Any] = {}
-    try:
-        values["swish"] = payment_codes.normalize_swish(str(swish)) if swish else ""
-    except ValueError as exc:
-        raise BadInput("swish", str(exc)) from None
-    try:
-        values["iban"] = payment_codes.normalize_iban(str(iban)) if iban else ""
-    except ValueError as exc:
-        raise BadInput("iban", str(exc)) from None
-    try:
-        values["account_holder"] = payment_codes.clean_holder(str(holder)) if holder else ""
-    except ValueError as exc:
-        raise BadInput("holder", str(exc)) from None
+    checks = (("swish", "swish", swish, payment_codes.normalize_swish),
+              ("iban", "iban", iban, payment_codes.normalize_iban),
+              ("account_holder", "holder", holder, payment_codes.clean_holder))
+    for key, field_name, given, check in checks:
+        try:
+            values[key] = check(str(given)) if given else ""
+        except payment_codes.DetailError as exc:  # translated in the page or API answer
+            raise BadInput(field_name, exc.template, **exc.params) from None
     if values["iban"] and not values["account_holder"]:
         raise BadInput("holder", "An IBAN needs the account holder's name.")
     with writing():
@@ -266,8 +263,13 @@ def player_details(night: Night) -> dict[str, Player]:
     return {seat.player.name: seat.player for seat in night.seats}
 
 
-def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, str] | None:
-    """The payment QR code of one transfer: ``(kind, payload)`` or None.
+def _payment_message(night: Night) -> str:
+    """What a payment says: the night's name and date (the payer may edit it in Swish)."""
+    return f"{night.name} {night.date or night.created_at.date()}"
+
+
+def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, segno.QRCode] | None:
+    """The payment QR code of one transfer: ``(kind, code)`` or None.
 
     SEK to a payee with a Swish number: Swish's prefilled "C" string; EUR to
     a payee with an IBAN: the EPC "GiroCode". Other currencies have no
@@ -275,9 +277,54 @@ def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, st
     """
     if payee is None or amount <= 0:
         return None
-    message = f"{night.name} {night.date or night.created_at.date()}"
+    message = _payment_message(night)
+    try:
+        if night.currency == "SEK" and payee.swish:
+            return "swish", payment_codes.qr_code(payment_codes.swish_payload(payee.swish, amount, message))
+        if night.currency == "EUR" and payee.iban:
+            return "epc", payment_codes.epc_qr(payee.account_holder or payee.name, payee.iban, amount,
+                                               message[:payment_codes.EPC_REMITTANCE_MAX])
+    except ValueError:
+        return None  # details that no longer pass (or a GiroCode over 331 bytes): no code, never a 500
+    return None
+
+
+@dataclass(frozen=True)
+class PayAction:
+    """How a payer pays one transfer from their own phone (they cannot scan their own screen).
+
+    ``kind`` "swish": ``link`` opens the Swish app with the transfer filled
+    in. ``kind`` "bank": no scheme opens an arbitrary banking app with a
+    transfer, so the page offers the IBAN, holder, bank and amount to copy.
+    """
+
+    kind: str
+    link: str = ""
+    number: str = ""          # Swish number as written ("070-123 45 67")
+    iban: str = ""            # paper form, groups of four
+    iban_compact: str = ""    # what is copied: what banking apps' IBAN fields take
+    holder: str = ""
+    bank: str = ""
+    message: str = ""
+
+
+def pay_action(night: Night, payee: Player | None, amount: int) -> PayAction | None:
+    """The Pay button (Swish, SEK) or the copy buttons (IBAN) of one transfer, or None.
+
+    A Swish link for SEK to a payee with a Swish number; otherwise, for a
+    payee with an IBAN, the IBAN to copy (EUR as the GiroCode; in SEK for a
+    Swedish bank transfer, where Swish is not set).
+    """
+    if payee is None or amount <= 0:
+        return None
+    message = _payment_message(night)
     if night.currency == "SEK" and payee.swish:
-        return "swish", payment_codes.swish_payload(payee.swish, amount, message)
-    if night.currency == "EUR" and payee.iban:
-        return "epc", payment_codes.epc_payload(payee.account_holder or payee.name, payee.iban, amount, message)
+        return PayAction("swish", link=payment_codes.swish_link(payee.swish, amount, message),
+                         number=payment_codes.format_swish(payee.swish),
+                         message=payment_codes.swish_message(message))
+    if payee.iban:
+        return PayAction("bank", iban=payment_codes.format_iban(payee.iban),
+                         iban_compact=payment_codes.normalize_iban(payee.iban),
+                         holder=payee.account_holder or payee.name, bank=payment_codes.bank_name(payee.iban) or "",
+                         message=message)
     return None

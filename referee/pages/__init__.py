@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
 
-from referee import games, payments, ratelimit, services
+from referee import games, payment_codes, payments, ratelimit, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.messages import explain
@@ -212,8 +212,20 @@ def money_filter(minor: int, currency: str) -> str:
     return re.sub(r"^(-?)([A-Z]{3})(?=[\d-])", "\\1\\2\u00a0", text)
 
 
-def qr_svg(data: str, scale: int = 4) -> Markup:
-    """An inline SVG QR code (no external image, CSP-friendly)."""
+@bp.app_template_filter("plain_money")
+def plain_money_filter(minor: int, currency: str) -> str:
+    """An amount as a banking app's amount field takes it: "12,50" (sv, de) or "12.50" (en), no symbol."""
+    from flask_babel import format_decimal
+
+    digits = services.currency_money(currency).digits
+    pattern = "0." + "0" * digits if digits else "0"
+    return str(format_decimal(Decimal(minor).scaleb(-digits), format=pattern))
+
+
+def qr_svg(data: str | segno.QRCode, scale: int = 4) -> Markup:
+    """An inline SVG QR code of a link or a made payment code (no external image, CSP-friendly)."""
+    if isinstance(data, segno.QRCode):
+        return Markup(payment_codes.qr_svg(data, scale=scale))
     return Markup(segno.make(data, error="m").svg_inline(scale=scale, dark="#000", light="#fff"))
 
 
@@ -332,7 +344,8 @@ def settlement(night_id: int) -> Any:
     transfers = []
     for why in payments.explain(s, plan):
         qr = payments.payment_qr(nt, details.get(why.payee), why.amount)
-        transfers.append({"why": why, "qr": qr_svg(qr[1]) if qr else None, "qr_kind": qr[0] if qr else None})
+        transfers.append({"why": why, "qr": qr_svg(qr[1]) if qr else None, "qr_kind": qr[0] if qr else None,
+                          "pay": payments.pay_action(nt, details.get(why.payee), why.amount)})
     form = RoundForm()
     form.form_token.data = secrets.token_urlsafe(16)
     return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
@@ -411,7 +424,9 @@ def payment_details(night_id: int, name: str) -> Any:
         else:
             flash(_("Payment details of %(name)s saved.", name=name), "ok")
             return redirect(url_for("pages.settlement", night_id=night_id))
-    return render_template("pages/payment_details.html", night=nt, name=name, form=form), 422 if error else 200
+    bank = payment_codes.bank_name(player.iban) if player.iban else None
+    return render_template("pages/payment_details.html", night=nt, name=name, form=form,
+                           bank=bank), 422 if error else 200
 
 
 # --- matches -----------------------------------------------------------------

@@ -166,3 +166,167 @@ def test_settlement_sheet_pdf(client: Any, artifacts: Path) -> None:
     assert "Signatures" in text
     assert client.get(f"/nights/{api.night['id']}/settlement.pdf").status_code == 403
     first_page_png(resp.data, artifacts / "pdf" / "settlement.png")
+
+
+# --- paying from one's own phone (issue 20) ------------------------------------
+
+def viewer(client: Any, api: Api) -> Any:
+    """A second phone that opened the night's view link: it sees the settlement, it cannot edit."""
+    other = client.application.test_client()
+    assert other.get(f"/v/{api.night['view_token']}").status_code == 302
+    return other
+
+
+def pay_links(html: str) -> list[str]:
+    import html as html_lib
+    import re
+
+    return [html_lib.unescape(h) for h in re.findall(r'<a class="button primary pay-button" href="([^"]+)"', html)]
+
+
+def test_payer_sees_a_swish_pay_button_per_transfer(client: Any) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    api, _ = kul_night(client)
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details",
+                            {"swish": "+46 (0)70-123 45 67"})
+    assert status == 200 and body["swish"] == "0701234567"  # stored in one normal form
+    page = viewer(client, api).get(f"/nights/{api.night['id']}/settlement")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    links = pay_links(html)
+    transfers = settlement(api)["transfers"]
+    assert len(links) == len(transfers) == 3
+    for link in links:
+        parts = urlsplit(link)
+        assert f"{parts.scheme}://{parts.netloc}{parts.path}" == "https://app.swish.nu/1/p/sw/"
+        query = parse_qs(parts.query)
+        assert query["sw"] == ["0701234567"] and query["amt"] == ["2.00"] and query["cur"] == ["SEK"]
+        assert query["edit"] == ["msg"] and query["msg"][0].startswith(api.night["name"])
+    assert "070-123 45 67" in html
+    assert 'action="/nights/' not in html.split("Who pays whom")[1].split("</section>")[0]  # a viewer records nothing
+
+
+def test_page_shows_exactly_the_decoded_payment_codes(client: Any, app: Any) -> None:
+    """Each QR code on the page is the code the payments module made; decoded, it is the scheme's payload."""
+    from referee import payment_codes, payments
+    from referee.models import Night, db
+    from tests.engine.test_payment_codes import check_girocode, check_swish, decode_one
+
+    for currency, details in (("SEK", {"swish": "070-123 45 67"}),
+                              ("EUR", {"iban": "DE72 3702 0500 0009 7097 00", "holder": "Cia Åberg"})):
+        api, _ = kul_night(client, currency=currency)
+        assert api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details", details)[0] == 200
+        html = viewer(client, api).get(f"/nights/{api.night['id']}/settlement").get_data(as_text=True)
+        with app.app_context():
+            night = db.session.get(Night, api.night["id"])
+            cia = payments.player_details(night)["Cia"]
+            message = f"{night.name} {night.date or night.created_at.date()}"
+            for t in settlement(api)["transfers"]:
+                kind, code = payments.payment_qr(night, cia, 200)
+                assert payment_codes.qr_svg(code) in html
+                payload = decode_one(code)
+                if currency == "SEK":
+                    assert kind == "swish"
+                    check_swish(payload, payee="0701234567", minor=200, message=message)
+                else:
+                    assert kind == "epc"
+                    check_girocode(payload, name="Cia Åberg", iban="DE72370205000009709700", minor=200,
+                                   text=message)
+                assert t["to"] == "Cia"
+
+
+def test_payer_sees_iban_and_amount_to_copy_for_euro(client: Any) -> None:
+    import html as html_lib
+    import re
+
+    api, _ = kul_night(client, currency="EUR")
+    api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details",
+             {"iban": "at43 2011 1289 2684 7600", "holder": "Cia Åberg"})
+    page = viewer(client, api)
+    html = page.get(f"/nights/{api.night['id']}/settlement").get_data(as_text=True)
+    assert pay_links(html) == []  # no app can be opened generically for a bank transfer
+    copies = [html_lib.unescape(c) for c in re.findall(r'data-copy="([^"]*)"', html)]
+    assert copies.count("AT432011128926847600") == 3 and copies.count("2.00") == 3
+    assert html.count("AT43 2011 1289 2684 7600") == 3  # visible, selectable, in paper form
+    assert "Erste Bank der oesterreichischen Sparkassen AG" in html  # the bank, from schwifty's registry
+    # In German the amount is what a German banking app's field takes.
+    page.get("/lang/de")
+    html_de = page.get(f"/nights/{api.night['id']}/settlement").get_data(as_text=True)
+    assert 'data-copy="2,00"' in html_de and "IBAN kopieren" in html_de
+
+
+def test_payment_details_page_names_the_bank(client: Any) -> None:
+    api, _ = kul_night(client)
+    api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details",
+             {"iban": "SE45 5000 0000 0583 9825 7466", "holder": "Cia"})
+    client.get(f"/e/{api.token}")
+    html = client.get(f"/nights/{api.night['id']}/players/Cia/details").get_data(as_text=True)
+    assert "Bank: SEB" in html
+
+
+@pytest.mark.parametrize(("lang", "says"), [
+    ("de", "Eine IBAN aus DE hat 22 Zeichen, diese hat 21."),
+    ("sv", "En IBAN från DE har 22 tecken, den här har 21."),
+    ("en", "An IBAN from DE has 22 characters, this one has 21."),
+])
+def test_payment_detail_errors_in_the_leaders_language(client: Any, lang: str, says: str) -> None:
+    api, _ = kul_night(client)
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details",
+                            {"iban": "DE89 3704 0044 0532 0130 0", "holder": "Cia"},
+                            headers={"Accept-Language": lang})
+    assert status == 400 and body["field"] == "iban"
+    assert says in str(body), body
+
+
+def sheet_codes(pdf: bytes, tmp_path: Path) -> list[str]:
+    """Every QR code printed on the settlement sheet, read back with zbar from the rendered pages."""
+    import shutil
+    import subprocess
+
+    from PIL import Image
+
+    from tests.components import missing
+    from tests.engine.test_payment_codes import zbar_read
+
+    if shutil.which("pdftoppm") is None:
+        missing("pdftoppm (Debian package poppler-utils)")
+    (tmp_path / "sheet.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-png", "-r", "300", str(tmp_path / "sheet.pdf"), str(tmp_path / "page")],
+                   check=True)
+    found: list[str] = []
+    for page in sorted(tmp_path.glob("page*.png")):
+        found += [data.decode("utf-8") for data in zbar_read(Image.open(page).convert("L"))]
+    return found
+
+
+def night_message(app: Any, night_id: int) -> str:
+    """What a payment of this night says: its name and date (independently of payments._payment_message)."""
+    from referee.models import Night, db
+
+    with app.app_context():
+        night = db.session.get(Night, night_id)
+        return f"{night.name} {night.date or night.created_at.date()}"
+
+
+@pytest.mark.parametrize("currency", ["SEK", "EUR"])
+def test_settlement_sheet_codes_decode_to_the_schemes_payloads(client: Any, app: Any, tmp_path: Path,
+                                                               currency: str) -> None:
+    """The printed sheet's payment codes, scanned from the PDF, say exactly what Swish 6.1 / EPC069-12 ask."""
+    from tests.engine.test_payment_codes import check_girocode, check_swish
+
+    api, _ = kul_night(client, currency=currency, place="Klubben")
+    details = {"swish": "076-987 65 43"} if currency == "SEK" else {"iban": "LI21 0881 0000 2324 013A A",
+                                                                     "holder": "Cia Åberg"}
+    assert api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details", details)[0] == 200
+    pdf = client.get(f"/nights/{api.night['id']}/settlement.pdf?view={api.night['view_token']}").data
+    codes = sheet_codes(pdf, tmp_path)
+    payment = [c for c in codes if not c.startswith("http")]
+    assert len(payment) == len(settlement(api)["transfers"]) == 3
+    assert len(codes) == 4  # and the link to the online record
+    message = night_message(app, api.night["id"])
+    for payload in payment:
+        if currency == "SEK":
+            check_swish(payload, payee="0769876543", minor=200, message=message)
+        else:
+            check_girocode(payload, name="Cia Åberg", iban="LI21088100002324013AA", minor=200, text=message)
