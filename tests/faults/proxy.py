@@ -176,13 +176,36 @@ class RoundRobinProxy(LoopbackProxy):
     and the phone sends the request again (with the same ``Idempotency-Key``),
     which then lands on another server. ``stats`` counts answers per server
     port (``"served by <port>"``), skips (``"refused"``) and cuts
-    (``"died on <port>"``).
+    (``"died on <port>"``, ``"held, <port> killed"``).
+
+    :meth:`hold_answer` makes the worst moment happen on purpose: the next
+    successful answer of a write from that server is held back until
+    :meth:`release_held` (the test kills the server meanwhile), then the phone's
+    connection is cut. The server committed the write; the phone never heard.
     """
 
     def __init__(self, targets: list[int]) -> None:
         self.targets = list(targets)
         self.turn = 0
+        self._hold_port: int | None = None
+        self._held = threading.Event()
+        self._release = threading.Event()
         super().__init__()
+
+    def hold_answer(self, port: int) -> threading.Event:
+        """Hold the next 2xx answer to a write (a request with an ``Idempotency-Key``) from ``port``;
+        the event returned is set once one is held."""
+        with self.lock:
+            self._hold_port = port
+            self._held = threading.Event()
+            self._release = threading.Event()
+            return self._held
+
+    def release_held(self) -> None:
+        """Let a held answer go (its phone's connection is cut), and hold nothing more."""
+        with self.lock:
+            self._hold_port = None
+            self._release.set()
 
     def handle(self, client: socket.socket, request: bytes, key: str) -> None:
         with self.lock:
@@ -199,6 +222,16 @@ class RoundRobinProxy(LoopbackProxy):
                 answer = b""
             if not answer:
                 self._record(key, f"died on {port}")
+                _cut(client)
+                return
+            with self.lock:
+                hold = bool(key) and port == self._hold_port and answer[9:10] == b"2" and not self._held.is_set()
+                if hold:
+                    self._held.set()
+                    release = self._release
+            if hold:
+                release.wait(60)
+                self._record(key, f"held, {port} killed")
                 _cut(client)
                 return
             self._record(key, f"served by {port}")

@@ -36,6 +36,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from itertools import permutations
@@ -518,3 +519,46 @@ def started_server(test: str, backend: str, tmp_path: Path, postgres: Any,
     server.upgrade()
     server.start()
     return server, seed
+
+
+# --- clients writing while servers are killed ---------------------------------------------------------
+
+@dataclass
+class Tally:
+    """What the clients of a kill test saw; shared between the client threads (under ``lock``)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    sent: set[str] = field(default_factory=set)
+    acked: list[Acked] = field(default_factory=list)
+    retries: int = 0
+    cut: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def kill_and_start(server: Server, _n: int) -> None:
+    server.kill()
+    server.start()
+
+
+def write_through_kills(clients: list[Callable[[threading.Event], None]], servers: list[Server], kills: int,
+                        rng: Random, pause: tuple[float, float],
+                        kill: Callable[[Server, int], None] = kill_and_start) -> None:
+    """Run each client in a thread (until the event it is given is set) while, ``kills`` times, a
+    server (``rng``'s choice when there are several) is killed with SIGKILL and started again
+    (``kill``, given the server and the kill's number), ``pause`` seconds apart (drawn from
+    ``rng``); after one more pause, stop the clients and wait until each has its last write
+    acknowledged (clients always finish the write in flight)."""
+    stop = threading.Event()
+    threads = [threading.Thread(target=run, args=(stop,), daemon=True) for run in clients]
+    try:
+        for t in threads:
+            t.start()
+        for n in range(kills):
+            time.sleep(rng.uniform(*pause))
+            kill(servers[0] if len(servers) == 1 else rng.choice(servers), n)
+        time.sleep(rng.uniform(*pause))  # the clients get their last writes acknowledged
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=150)
+    assert not any(t.is_alive() for t in threads), "a client never got its last write acknowledged"
