@@ -93,9 +93,15 @@ def test_wrong_tokens_are_counted_by_address_never_stored(backend: str, tmp_path
     assert "Zq7" not in every and "guess" not in every
 
 
-def test_a_database_refusing_the_count_still_answers_403_and_404(tmp_path: Path, caplog: Any) -> None:
+def test_a_database_refusing_the_count_still_answers_403_and_404(tmp_path: Path, caplog: Any,
+                                                                 monkeypatch: Any) -> None:
     """The database file opened read-only: counting fails, the answers stay what they were (no 500)."""
+    import logging
+
     from referee import create_app
+
+    # Alembic's logging set-up (a migration test run earlier) disables the loggers it does not name.
+    monkeypatch.setattr(logging.getLogger("referee"), "disabled", False)
 
     path = tmp_path / "ro.sqlite3"
     writer = make_app(f"sqlite:///{path}", tmp_path)
