@@ -558,7 +558,7 @@ def write_through_kills(clients: list[Callable[[threading.Event], None]], server
             kill(servers[0] if len(servers) == 1 else rng.choice(servers), n)
         time.sleep(rng.uniform(*pause))  # the clients get their last writes acknowledged
     finally:
-        stop.set()
-        for t in threads:
-            t.join(timeout=150)
+        stop.set()  # on an error too, without waiting: the caller stops the servers
+    for t in threads:
+        t.join(timeout=150)
     assert not any(t.is_alive() for t in threads), "a client never got its last write acknowledged"
