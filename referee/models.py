@@ -252,6 +252,20 @@ class NightChange(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=now)
 
 
+class TokenFailure(db.Model):  # type: ignore[name-defined,misc]
+    """Wrong tokens from one client address in one time bucket (the limiter of ``ratelimit.py``).
+
+    In the database so that every worker of every app server counts the same
+    failures; one row per address and bucket, purged once out of the window.
+    Holds the address and a count, never the token that was tried.
+    """
+
+    __tablename__ = "token_failures"
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    bucket: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+
+
 @event.listens_for(Group, "before_insert")
 def _fill_group_key(_mapper: Any, _conn: Any, group: Group) -> None:
     """A new group gets its token, and the key it is looked up by."""

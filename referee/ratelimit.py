@@ -1,53 +1,91 @@
 """Failed token attempts per client address, and a 429 when there are too many.
 
 Tokens are 192 random bits, so guessing is hopeless anyway; the limit keeps a
-script from trying at all and keeps logs readable. Counts live in the
-process (each gunicorn worker counts on its own), which is enough to stop a
-loop without a shared store.
+script from trying at all and keeps logs readable. The counts live in the
+database (table ``token_failures``), so every gunicorn worker and every app
+server sharing the database counts the same failures: a script spreading its
+guesses over workers or servers still meets the limit.
+
+The table stays small: one row per address and time bucket (a tenth of the
+window), rows whose bucket has left the window are deleted with each new
+failure, and at most ``max_rows`` rows are kept (the oldest go first). It
+holds an address and a count, never the token that was tried.
+
+Counting a failure is a write; when the database cannot take it (busy,
+read-only, away), the failure goes uncounted (one warning in the log) and the
+answer stays the 401/403/404 it was going to be: a refused token must never
+turn into a 500.
 """
 
 from __future__ import annotations
 
-import threading
+import math
 import time
-from collections import deque
 from collections.abc import Callable
 
 from flask import current_app, request
+from sqlalchemy import delete, func, select, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
+
+from referee import services
+from referee.models import TokenFailure, db
+
+#: A window is counted in this many buckets: a failure is remembered for the
+#: window and at most a tenth longer.
+BUCKETS = 10
+#: The most rows the table keeps (addresses times buckets).
+MAX_ROWS = 10_000
 
 
 class FailureLimiter:
-    """At most ``limit`` failures per key within ``window`` seconds."""
+    """At most ``limit`` failures per address within ``window`` seconds, counted in the database."""
 
-    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.time,
+                 max_rows: int = MAX_ROWS) -> None:
         self.limit = limit
         self.window = window
-        self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+        self.clock = clock  # wall-clock time: the same on every server
+        self.max_rows = max_rows
+        self.bucket_len = max(1.0, window / BUCKETS)
 
-    def _recent(self, key: str, now: float) -> deque[float]:
-        times = self._failures.setdefault(key, deque())
-        while times and now - times[0] > self.window:
-            times.popleft()
-        return times
+    def _bucket(self, t: float) -> int:
+        return math.floor(t / self.bucket_len)
+
+    def _first_counted(self, now: float) -> int:
+        """The oldest bucket still inside the window (it ends after ``now - window``)."""
+        return math.floor((now - self.window) / self.bucket_len)
 
     def retry_after(self, key: str) -> int:
         """Seconds until ``key`` may try again; 0 when it is not blocked."""
-        with self._lock:
-            now = self.clock()
-            times = self._recent(key, now)
-            if len(times) < self.limit:
-                return 0
-            return max(1, int(self.window - (now - times[0])) + 1)
+        now = self.clock()
+        total, oldest = db.session.execute(
+            select(func.sum(TokenFailure.count), func.min(TokenFailure.bucket))
+            .where(TokenFailure.address == key[:64], TokenFailure.bucket >= self._first_counted(now))).one()
+        if not total or int(total) < self.limit:
+            return 0
+        # Blocked until the oldest counted bucket leaves the window.
+        return max(1, math.ceil((int(oldest) + 1) * self.bucket_len + self.window - now))
 
     def failed(self, key: str) -> None:
-        with self._lock:
-            now = self.clock()
-            self._recent(key, now).append(now)
-            if len(self._failures) > 10_000:  # forget the oldest addresses rather than grow without end
-                for stale in list(self._failures)[:1_000]:
-                    del self._failures[stale]
+        """Count one wrong token from ``key``; forget buckets out of the window; keep the table bounded."""
+        now = self.clock()
+        table = TokenFailure.__table__
+        dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
+        upsert = dialect.insert(table).values(address=key[:64], bucket=self._bucket(now), count=1)
+        upsert = upsert.on_conflict_do_update(index_elements=[table.c.address, table.c.bucket],
+                                              set_={"count": table.c.count + 1})
+        try:
+            with services.writing(fresh=False):
+                db.session.execute(upsert)
+                db.session.execute(delete(table).where(table.c.bucket < self._first_counted(now)))
+                excess = int(db.session.scalar(select(func.count()).select_from(table)) or 0) - self.max_rows
+                if excess > 0:
+                    oldest = select(table.c.address, table.c.bucket).order_by(table.c.bucket).limit(excess)
+                    db.session.execute(delete(table).where(tuple_(table.c.address, table.c.bucket).in_(oldest)))
+        except (services.Unavailable, DBAPIError) as exc:
+            current_app.logger.warning("a wrong token went uncounted (database busy or read-only): %s",
+                                       (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0])
 
 
 def limiter() -> FailureLimiter:

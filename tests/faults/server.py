@@ -32,11 +32,11 @@ import os
 import re
 import signal
 import socket
-import struct
 import subprocess
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from itertools import permutations
@@ -424,132 +424,6 @@ def round_payload(rng: Random) -> dict[str, Any]:
     return {"tricks": dict(zip(PLAYERS, tricks, strict=True))}
 
 
-# --- a proxy that drops connections ---------------------------------------------------------------------
-
-def _read_request(sock: socket.socket) -> bytes:
-    """One HTTP request (headers and a ``Content-Length`` body) as it came from the client."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return data
-        data += chunk
-    head, _, rest = data.partition(b"\r\n\r\n")
-    length = int(_header(head, "content-length") or 0)
-    while len(rest) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        rest += chunk
-    return head + b"\r\n\r\n" + rest
-
-
-def _header(head: bytes, name: str) -> str | None:
-    for line in head.split(b"\r\n")[1:]:
-        key, _, value = line.partition(b":")
-        if key.strip().lower() == name.encode():
-            return value.strip().decode("latin-1")
-    return None
-
-
-def _read_all(sock: socket.socket) -> bytes:
-    """The server's whole answer: gunicorn's sync workers close the connection after each response."""
-    data = b""
-    while chunk := sock.recv(65536):
-        data += chunk
-    return data
-
-
-def _cut(sock: socket.socket) -> None:
-    """Close with a reset (SO_LINGER 0), as a dropped Wi-Fi or a crashed host looks to the phone."""
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    except OSError:
-        pass
-    sock.close()
-
-
-class CuttingProxy:
-    """A loopback TCP proxy in front of gunicorn that drops connections at random.
-
-    Per connection (seeded ``rng``): *before* — the request is read and the
-    connection cut, the server never sees it; *after* — the request is
-    forwarded, the server's whole answer read (the write is committed) and
-    then the client's connection is cut, with nothing or half of the answer
-    sent; otherwise the answer is passed on. A key in ``kill_keys`` makes the
-    proxy, once the server has answered that key, ``kill -9`` the server and
-    start it again (``on_kill``) before cutting the client: the server died
-    between commit and answer, as far as the phone can tell.
-    """
-
-    def __init__(self, target: int, rng: Random, before: float, after: float) -> None:
-        self.target = target
-        self.rng = rng
-        self.before = before
-        self.after = after
-        self.kill_keys: set[str] = set()
-        self.on_kill: Any = None
-        self.lock = threading.Lock()
-        self.fates: dict[str, list[str]] = {}
-        self.stats: Counter[str] = Counter()
-        self.listener = socket.create_server((HOST, 0))
-        self.port = int(self.listener.getsockname()[1])
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
-
-    def _handle(self, client: socket.socket) -> None:
-        client.settimeout(30)
-        key = ""
-        try:
-            request = _read_request(client)
-            key = _header(request.partition(b"\r\n\r\n")[0], "idempotency-key") or ""
-            with self.lock:
-                roll = self.rng.random()
-                half = self.rng.random() < 0.5
-            if roll < self.before:
-                self._record(key, "before")
-                _cut(client)
-                return
-            with socket.create_connection((HOST, self.target), timeout=30) as upstream:
-                upstream.sendall(request)
-                answer = _read_all(upstream)
-            if key in self.kill_keys and answer:
-                self.kill_keys.discard(key)
-                self._record(key, "killed after the answer")
-                self.on_kill()
-                _cut(client)
-                return
-            if roll < self.before + self.after and answer:
-                self._record(key, "after")
-                if half:
-                    client.sendall(answer[: len(answer) // 2])
-                _cut(client)
-                return
-            self._record(key, "passed")
-            client.sendall(answer)
-            client.close()
-        except OSError:  # the proxy's own trouble: whether the server got the request is unknown
-            self._record(key, "error")
-            _cut(client)
-
-    def _record(self, key: str, fate: str) -> None:
-        with self.lock:
-            self.stats[fate] += 1
-            if key:
-                self.fates.setdefault(key, []).append(fate)
-
-    def close(self) -> None:
-        self.listener.close()
-
-
 # --- what the database holds afterwards -------------------------------------------------------------
 
 @dataclass
@@ -645,3 +519,46 @@ def started_server(test: str, backend: str, tmp_path: Path, postgres: Any,
     server.upgrade()
     server.start()
     return server, seed
+
+
+# --- clients writing while servers are killed ---------------------------------------------------------
+
+@dataclass
+class Tally:
+    """What the clients of a kill test saw; shared between the client threads (under ``lock``)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    sent: set[str] = field(default_factory=set)
+    acked: list[Acked] = field(default_factory=list)
+    retries: int = 0
+    cut: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def kill_and_start(server: Server, _n: int) -> None:
+    server.kill()
+    server.start()
+
+
+def write_through_kills(clients: list[Callable[[threading.Event], None]], servers: list[Server], kills: int,
+                        rng: Random, pause: tuple[float, float],
+                        kill: Callable[[Server, int], None] = kill_and_start) -> None:
+    """Run each client in a thread (until the event it is given is set) while, ``kills`` times, a
+    server (``rng``'s choice when there are several) is killed with SIGKILL and started again
+    (``kill``, given the server and the kill's number), ``pause`` seconds apart (drawn from
+    ``rng``); after one more pause, stop the clients and wait until each has its last write
+    acknowledged (clients always finish the write in flight)."""
+    stop = threading.Event()
+    threads = [threading.Thread(target=run, args=(stop,), daemon=True) for run in clients]
+    try:
+        for t in threads:
+            t.start()
+        for n in range(kills):
+            time.sleep(rng.uniform(*pause))
+            kill(servers[0] if len(servers) == 1 else rng.choice(servers), n)
+        time.sleep(rng.uniform(*pause))  # the clients get their last writes acknowledged
+    finally:
+        stop.set()  # on an error too, without waiting: the caller stops the servers
+    for t in threads:
+        t.join(timeout=150)
+    assert not any(t.is_alive() for t in threads), "a client never got its last write acknowledged"

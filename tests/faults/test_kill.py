@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 import uuid
-from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +34,13 @@ from tests.faults.server import (
     Http,
     Launcher,
     MatchRef,
+    Tally,
     check_database,
     make_match,
     round_payload,
     started_server,
     write,
+    write_through_kills,
 )
 
 KILLS = 20
@@ -47,19 +48,7 @@ CLIENTS = 8
 MATCHES = 6  # clients 6 and 7 share the matches of clients 0 and 1
 
 
-@dataclass
-class Tally:
-    """What the clients saw; shared between the client threads (under ``lock``)."""
-
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    sent: set[str] = field(default_factory=set)
-    acked: list[Acked] = field(default_factory=list)
-    retries: int = 0
-    cut: int = 0
-    errors: list[str] = field(default_factory=list)
-
-
-def client(i: int, port: int, match: MatchRef, seed: int, stop: threading.Event, tally: Tally) -> None:
+def client(i: int, port: int, match: MatchRef, seed: int, stop: threading.Event, *, tally: Tally) -> None:
     """Write rounds until told to stop; a write in flight is always finished (acknowledged) first."""
     rng = random.Random(seed * 100 + i)
     http = Http(port, timeout=30)
@@ -92,26 +81,12 @@ def test_kill_9_under_load_keeps_every_acknowledged_round_once(
     url = server.url
     rng = random.Random(seed)
     tally = Tally()
-    stop = threading.Event()
-    threads: list[threading.Thread] = []
     try:
         setup = Http(server.port)
         matches = [make_match(setup, f"{backend}-{m}") for m in range(MATCHES)]
-        threads = [threading.Thread(target=client, args=(i, server.port, matches[i % MATCHES], seed, stop, tally),
-                                    daemon=True) for i in range(CLIENTS)]
-        for t in threads:
-            t.start()
-        for _ in range(KILLS):
-            time.sleep(rng.uniform(0.1, 0.6))
-            server.kill()
-            server.start()
-        time.sleep(rng.uniform(0.1, 0.6))  # the clients get their last writes acknowledged
-        stop.set()
-        for t in threads:
-            t.join(timeout=150)
-        assert not any(t.is_alive() for t in threads), "a client never got its last write acknowledged"
+        write_through_kills([partial(client, i, server.port, matches[i % MATCHES], seed, tally=tally)
+                             for i in range(CLIENTS)], [server], KILLS, rng, (0.1, 0.6))
     finally:
-        stop.set()
         server.stop()
     assert not tally.errors, "\n".join(tally.errors[:10]) + "\n--- gunicorn log ---\n" + server.tail()
     assert server.kills == KILLS

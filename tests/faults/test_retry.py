@@ -30,9 +30,9 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from tests.faults.proxy import CuttingProxy
 from tests.faults.server import (
     Acked,
-    CuttingProxy,
     Http,
     Launcher,
     check_database,
