@@ -15,6 +15,9 @@ next to the currency and its minor-unit digits; the decimal string of the API
 (``stake``, ``amount``) is written beside it for a human reader and, when
 present on import, must agree with the int.
 
+A round entered from the trick referee carries its ``deal`` (the deal log);
+the import judges it again against its round, as round entry does.
+
 The CSV export is for spreadsheets only (it is not read back): one row per
 logged event, per player result of a match, per payment row and per transfer
 still to pay.
