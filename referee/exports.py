@@ -15,6 +15,9 @@ next to the currency and its minor-unit digits; the decimal string of the API
 (``stake``, ``amount``) is written beside it for a human reader and, when
 present on import, must agree with the int.
 
+A round entered from the trick referee carries its ``deal`` (the deal log);
+the import judges it again against its round, as round entry does.
+
 The CSV export is for spreadsheets only (it is not read back): one row per
 logged event, per player result of a match, per payment row and per transfer
 still to pay.
@@ -49,7 +52,7 @@ from typing import Any
 from sqlalchemy import select
 
 from referee import games, payment_codes, payments, services
-from referee.engine import BadInput, RuleViolation
+from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
 from referee.models import Group, Match, Night, NightPlayer, Payment, Player, Round, Snapshot, db, now
@@ -116,7 +119,7 @@ def export_night(night: Night) -> dict[str, Any]:
                 "void": rnd.void,
                 "void_reason": rnd.void_reason,
                 "created_at": _iso(rnd.created_at),
-            } for rnd in match.rounds],
+            } | ({"deal": rnd.deal} if rnd.deal is not None else {}) for rnd in match.rounds],
         })
     return {
         "format": FORMAT,
@@ -224,6 +227,7 @@ class _EventIn:
     void: bool
     void_reason: str
     created_at: datetime
+    deal: dict[str, Any] | None = None
 
 
 @dataclass
@@ -378,7 +382,7 @@ def _events(raw: object, where: str, budget: int) -> list[_EventIn]:
     last = 0
     for k, entry in enumerate(entries):
         at = f"{where}[{k}]"
-        obj = _object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at"),
+        obj = _object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at", "deal"),
                             ("seq", "payload"))
         seq = _int(obj["seq"], f"{at}.seq", low=1, high=10**9)
         if seq <= last:
@@ -403,7 +407,14 @@ def _events(raw: object, where: str, budget: int) -> list[_EventIn]:
         void = _bool(obj.get("void", False), f"{at}.void")
         reason = _text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = _moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
-        out.append(_EventIn(seq, str(kind), dict(payload), void, reason, created))
+        deal = obj.get("deal")
+        if deal is not None:
+            if kind != "round" or not isinstance(deal, Mapping):
+                raise BadInput(f"{at}.deal", "%(where)s must be a JSON object, and only a round has one.",
+                               where=f"{at}.deal")
+            _plain_json(deal, f"{at}.deal")
+        out.append(_EventIn(seq, str(kind), dict(payload), void, reason, created,
+                            dict(deal) if deal is not None else None))
     return out
 
 
@@ -513,6 +524,8 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
     except BadInput as exc:
         raise BadInput(f"{where}.{exc.field}", exc.message) from None
     for k, (rnd, event) in enumerate(zip(match.rounds, events, strict=True)):
+        if event.deal is not None:
+            rnd.deal = _deal_log(match, state, event, f"{where}.rounds[{k}]")
         if rnd.void:
             continue
         try:
@@ -528,6 +541,24 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
                            "Match %(number)s, round %(seq)s: %(error)s", number=number, seq=event.seq,
                            error=exc) from None
     return state
+
+
+def _deal_log(match: Match, state: Any, event: _EventIn, where: str) -> dict[str, Any]:
+    """A round's deal (the trick referee's log) judged again, as on entry; its canonical form is stored."""
+    module = games.game(match.game)
+    money = night_money(match.night)
+    try:
+        if match.game not in tricks.GAMES:
+            raise BadInput("deal", "Only Svängknack, Kul and Schloapfer rounds have a deal of tricks.")
+        log = tricks.judge_log(match.game, event.deal)
+        canonical = module.round_json(module.parse_round(state, event.payload, money), money)
+        services.check_deal_round(module, state, money, canonical, log)
+    except RuleViolation as exc:
+        raise RuleViolation(exc.rule, "Round %(seq)s's deal: %(error)s", seq=event.seq, error=exc) from None
+    except BadInput as exc:
+        raise BadInput(f"{where}.{exc.field}", "Round %(seq)s's deal: %(error)s", seq=event.seq,
+                       error=exc) from None
+    return log[0]
 
 
 def import_night(data: object, *, idem: Idem | None = None) -> Night:

@@ -171,6 +171,9 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     void: Mapped[bool] = mapped_column(default=False)
     void_reason: Mapped[str] = mapped_column(String(500), default="")
     idempotency_key: Mapped[str | None] = mapped_column(String(100), default=None)
+    #: The trick referee's log of the deal this round was entered from (trump, players, leader,
+    #: tricks, winners), or None. Written with the round, never changed; replay ignores it.
+    deal: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
 
     match: Mapped[Match] = relationship(back_populates="rounds")
 

@@ -27,7 +27,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from referee import games, live
-from referee.engine import BadInput, RuleViolation
+from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.records import dump, load, parse_options
 from referee.models import (
@@ -416,7 +416,7 @@ def replay(match: Match, *, skip: int | None = None, upto: int | None = None) ->
 
 
 def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any], new_state: Any,
-                 idem_key: str | None) -> Round:
+                 idem_key: str | None, deal: dict[str, Any] | None = None) -> Round:
     """Store an event and the new snapshot, or raise :class:`Conflict`.
 
     The event goes in as one Core INSERT (the hot path of a game night: no
@@ -425,7 +425,7 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
     """
     seq = match.snapshot.next_seq
     values = {"match_id": match.id, "seq": seq, "kind": kind, "payload": payload, "created_at": now(),
-              "void": False, "void_reason": "", "idempotency_key": idem_key}
+              "void": False, "void_reason": "", "idempotency_key": idem_key, "deal": deal}
     result = db.session.execute(insert(Round.__table__).values(**values))
     db.session.expire(match, ["rounds"])
     _bump(match, version, new_state, next_seq=seq + 1)
@@ -467,7 +467,7 @@ def find_by_key(match: Match, key: str) -> Round | None:
 
 
 def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
-              expected_seq: int | None = None) -> tuple[Round, Any, bool]:
+              expected_seq: int | None = None, deal: object = None) -> tuple[Round, Any, bool]:
     """Enter a round: the engine checks it, then it is stored with the new state.
 
     Returns ``(round, state, created)``; with an ``idem_key`` already used in
@@ -481,9 +481,22 @@ def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
     version = <the version read>``. If another round got in between and the
     caller did not pin the round number, the round is checked again against
     the new state (a few times at most) rather than refused.
+
+    ``deal`` (the trick referee's log of the deal, Svängknack, Kul and
+    Schloapfer) is judged again here and stored with the round, in the same
+    row: a broken rule raises its :class:`RuleViolation`, a round that is
+    not the deal's verdict :class:`BadInput` (field ``deal``).
     """
     if not isinstance(payload, Mapping):
         raise BadInput("round", "The round must be a JSON object.")
+    log: tuple[dict[str, Any], dict[str, Any]] | None = None
+    if deal is not None:
+        game = get_match(match_id).game
+        if game not in tricks.GAMES:
+            raise BadInput("deal", "Only Svängknack, Kul and Schloapfer rounds have a deal of tricks.")
+        log = tricks.judge_log(game, deal)
+        if game == "svangknack":  # the deal's leader is the svängare unless the round names one
+            payload = {"svangare": log[0]["leader"]} | dict(payload)
     for _attempt in range(5):
         match = get_match(match_id)
         if idem_key is not None and (existing := find_by_key(match, idem_key)) is not None:
@@ -498,9 +511,12 @@ def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
         rnd_rec = module.parse_round(state, payload, money)
         new_state = module.apply(state, rnd_rec)  # RuleViolation: nothing written
         canonical = module.round_json(rnd_rec, money)
+        if log is not None:
+            check_deal_round(module, state, money, canonical, log)
         try:
             with writing(fresh=False):
-                rnd = _write_event(match, version, "round", canonical, new_state, idem_key)
+                rnd = _write_event(match, version, "round", canonical, new_state, idem_key,
+                                   log[0] if log is not None else None)
         except (IntegrityError, Conflict):
             db.session.rollback()
             db.session.expire_all()
@@ -509,6 +525,25 @@ def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
             continue  # someone else's round got in first: check ours against the new state
         return rnd, new_state, True
     raise _conflict(get_match(match_id))
+
+
+def check_deal_round(module: Any, state: Any, money: Money, canonical: Mapping[str, Any],
+                     log: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """The round (canonical payload) is exactly the deal's verdict ``round``, else :class:`BadInput` ``deal``.
+
+    In Svängknack the deal's leader is the svängare, so the verdict's round
+    gets ``svangare``; both sides are compared in the engine's canonical form.
+    """
+    expected = dict(log[1])
+    if module.NAME == "svangknack":
+        expected["svangare"] = log[0]["leader"]
+    try:
+        want = module.round_json(module.parse_round(state, expected, money), money)
+    except BadInput as exc:
+        raise BadInput("deal", "The deal does not fit this match: %(error)s", error=exc) from None
+    if want != dict(canonical):
+        raise BadInput("deal", "The round disagrees with its deal: the deal gives %(round)s.",
+                       round=json.dumps(want, ensure_ascii=False))
 
 
 def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None = None) -> Any:
@@ -627,7 +662,8 @@ def recent_rounds(match: Match, limit: int | None) -> list[Round]:
 
 def round_json(rnd: Round) -> dict[str, Any]:
     return {"round": rnd.seq, "kind": rnd.kind, "payload": rnd.payload, "void": rnd.void,
-            "void_reason": rnd.void_reason or None, "created_at": rnd.created_at.isoformat() + "Z"}
+            "void_reason": rnd.void_reason or None, "created_at": rnd.created_at.isoformat() + "Z",
+            "deal": rnd.deal}
 
 
 #: The pot as a party of the settlement: money still in a pot (an open match,

@@ -352,7 +352,7 @@ def _state_json(match_id: int, state: Any) -> dict[str, Any]:
     return games.game(match.game).state_json(state, services.night_money(match.night))
 
 
-def _enter(match_id: int, payload: dict[str, Any]) -> Any:
+def _enter(match_id: int, payload: dict[str, Any], deal: object = None) -> Any:
     # Holding the match keeps it in the session's identity map (a weak map):
     # the service and the reply below then need no further SELECTs.
     match = _match_for(match_id, write=True)
@@ -363,7 +363,7 @@ def _enter(match_id: int, payload: dict[str, Any]) -> Any:
     if expected is not None and not (expected.isdigit() and len(expected) <= 9):
         raise BadInput("Expected-Round", "Expected-Round must be the number of the round being entered.")
     rnd, state, created = services.add_round(match_id, payload, idem_key=key,
-                                             expected_seq=int(expected) if expected else None)
+                                             expected_seq=int(expected) if expected else None, deal=deal)
     state_json = games.game(match.game).state_json(state, services.night_money(match.night))
     return jsonify({"round": rnd.seq, "state": state_json}), 201 if created else 200
 
@@ -373,7 +373,9 @@ def add_round(match_id: int) -> Any:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise BadInput("body", "The request body must be a JSON object.")
-    return _enter(match_id, data)
+    # ``deal`` (an addition): the trick referee's log of the deal; judged again and stored with the round.
+    payload = {k: v for k, v in data.items() if k != "deal"}
+    return _enter(match_id, payload, data.get("deal"))
 
 
 @bp.post("/matches/<int:match_id>/dots")

@@ -96,15 +96,16 @@ def _live(op: dict[str, Any]) -> dict[str, Any]:
 
 def document() -> dict[str, Any]:
     """The whole OpenAPI document."""
+    deal = _ref("DealLog")  # an addition: the trick referee's deal, judged again and stored with the round
     round_payloads = {
         "svangknack": {"type": "object", "properties": {
             "svangare": {"type": "string"}, "participants": _NAMES,
             "tricks": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "redeal": {"type": "boolean"}, "new_stake": _MONEY}, "additionalProperties": False},
-        "kul": {"type": "object", "properties": {"last_trick": {"type": "string"}},
+            "redeal": {"type": "boolean"}, "new_stake": _MONEY, "deal": deal}, "additionalProperties": False},
+        "kul": {"type": "object", "properties": {"last_trick": {"type": "string"}, "deal": deal},
                 "required": ["last_trick"], "additionalProperties": False},
         "schloapfer": {"type": "object", "properties": {
-            "eyes": {"type": "object", "additionalProperties": {"type": "integer"}}},
+            "eyes": {"type": "object", "additionalProperties": {"type": "integer"}}, "deal": deal},
             "required": ["eyes"], "additionalProperties": False},
         "schwimmen": {"type": "object", "properties": {
             "ended_by": {"enum": ["knock", "31", "feuer"]}, "by": {"type": "string"},
@@ -165,7 +166,19 @@ def document() -> dict[str, Any]:
             "id": {"type": "integer"}, "game": {"type": "string"}, "state": _ref("State"),
             "rounds": {"type": "array", "items": {"type": "object", "properties": {
                 "round": {"type": "integer"}, "kind": {"enum": ["round", "close"]},
-                "payload": {"type": "object"}, "void": {"type": "boolean"}}}}}},
+                "payload": {"type": "object"}, "void": {"type": "boolean"},
+                "deal": {"anyOf": [deal, {"type": "null"}]}}}}}},
+        "DealLog": {"type": "object", "required": ["players", "leader", "tricks"], "additionalProperties": False,
+                    "description": "Svängknack, Kul, Schloapfer: the deal a round was taken from (the tricks "
+                                   "request of POST /api/referee/tricks without game, plus its winners). On "
+                                   "round entry the server judges it: a broken rule is a 422 with the rule; a "
+                                   "deal that is incomplete, or whose verdict round is not the posted round "
+                                   "(Svängknack: the leader is the svängare), is a 400 with field deal. "
+                                   "Stored with the round, shown in the match's rounds and in the protocol.",
+                    "properties": {"trump": {"enum": ["S", "H", "D", "C"]}, "players": _NAMES,
+                                   "leader": {"type": "string"},
+                                   "tricks": {"type": "array", "items": {"type": "array", "items": _CARD}},
+                                   "winners": _NAMES}},
         "RoundIn": {"description": "The game's round payload (shared/API.md).",
                     "oneOf": list(round_payloads.values())},
         "RoundOut": {"type": "object", "required": ["round", "state"],

@@ -85,6 +85,79 @@ class BadInput(ValueError):
         super().__init__(self.message)
 
 
+@dataclass(frozen=True)
+class Msg:
+    """A piece of text for people, kept as a template with parameters until it is shown.
+
+    For sentences built from parts (the Knaker referee's "an ace may not go
+    on the K♠ beneath the 7"): each part is a ``Msg`` of its own, so every
+    piece is translated in the catalogs and the sentence reads naturally in
+    each language. ``rule`` ends the text with the rule ID unless it names
+    it (:func:`with_rule`); ``cap`` makes its first letter upper case (a part
+    that opens a sentence); ``strip`` removes a trailing "(rule)." and full
+    stop (a sentence that goes on). ``str(msg)`` is the English. A plain
+    record (tuples, text), so engine records holding one can be stored.
+    """
+
+    template: str
+    args: tuple[Arg, ...] = ()
+    rule: str | None = None
+    cap: bool = False
+    strip: str | None = None
+
+    @property
+    def params(self) -> dict[str, object]:
+        return {a.name: a.msg if a.msg is not None else a.text for a in self.args}
+
+    def text(self, translate: Callable[[str], str] = str) -> str:
+        params = {a.name: a.msg.text(translate) if a.msg is not None else a.text for a in self.args}
+        out = fill(translate(self.template), params)
+        if self.rule:
+            out = with_rule(out, self.rule)
+        if self.strip:
+            out = out.removesuffix(f" ({self.strip}).").rstrip(".")
+        return out[:1].upper() + out[1:] if self.cap else out
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One parameter of a :class:`Msg`: plain text, or a message of its own."""
+
+    name: str
+    text: str | None = None
+    msg: Msg | None = None
+
+
+def _args(params: Mapping[str, object]) -> tuple[Arg, ...]:
+    return tuple(Arg(k, msg=v) if isinstance(v, Msg) else Arg(k, msg=as_msg(v)) if isinstance(v, BaseException)
+                 else Arg(k, text=str(v)) for k, v in params.items())
+
+
+def msg(template: str, /, *, rule: str | None = None, cap: bool = False, **params: object) -> Msg:
+    """A :class:`Msg` (mark the template with ``N_`` for the catalogs)."""
+    return Msg(template, _args(params), rule, cap)
+
+
+def as_msg(exc: BaseException) -> Msg:
+    """An engine exception's message as a :class:`Msg` (the same text in every language)."""
+    template = getattr(exc, "template", None)
+    if template is None:
+        return Msg(str(getattr(exc, "message", exc)))
+    return Msg(template, _args(getattr(exc, "params", {}) or {}), getattr(exc, "rule", None))
+
+
+def show(item: Msg | BaseException | str, translate: Callable[[str], str] = str) -> str:
+    """A :class:`Msg`, an engine exception or plain text, as text in the language of ``translate``."""
+    if isinstance(item, Msg):
+        return item.text(translate)
+    if isinstance(item, BaseException):
+        return explain(item, translate)
+    return item
+
+
 def explain(exc: BaseException, translate: Callable[[str], str] = str) -> str:
     """The message of an engine exception, its template passed through ``translate`` first.
 
@@ -97,7 +170,7 @@ def explain(exc: BaseException, translate: Callable[[str], str] = str) -> str:
     template = getattr(exc, "template", None)
     if template is None:
         return str(getattr(exc, "message", exc))
-    params = {k: explain(v, translate) if isinstance(v, BaseException) else v
+    params = {k: show(v, translate) if isinstance(v, (Msg, BaseException)) else v
               for k, v in (getattr(exc, "params", {}) or {}).items()}
     text = fill(translate(template), params)
     rule = getattr(exc, "rule", None)
@@ -173,4 +246,5 @@ def check_conserved(balances: tuple[int, ...], pot: int) -> None:
         raise AssertionError(f"money not conserved: balances {balances} + pot {pot} = {total}")
 
 
-__all__ = ["BadInput", "Game", "RuleViolation", "check_conserved", "violation"]
+__all__ = ["Arg", "BadInput", "Game", "Msg", "RuleViolation", "as_msg", "check_conserved", "msg", "show",
+           "violation"]

@@ -100,11 +100,11 @@ table, KN-16.8's pick-up at the 4th dot) are not modelled.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import N_, BadInput, RuleViolation
+from referee.engine import N_, Arg, BadInput, Msg, RuleViolation, as_msg, msg, show
 from referee.engine.cards import Card, parse_card
 from referee.engine.records import expect_bool, expect_int, expect_object, expect_str
 
@@ -116,44 +116,44 @@ MAX_DOTS = 99
 
 #: Every rule ID :func:`judge` can return (in ``rule`` or ``outcome_rule``).
 RULE_TEXT: dict[str, str] = {
-    "KN-3": "A card may be laid on an equal or higher card (3 4 5 6 8 9 J Q K A); anything on an empty pile.",
-    "KN-3.1": "Several cards of the same rank may be laid together.",
-    "KN-3.2": "A chance: turn the top card of the draw pile and lay it, one card in your own turn.",
-    "KN-4.1": "A 10 may go on anything but a fripple knäker, penta or hexa kajak, and flips the pile.",
-    "KN-4.2": "Four or more cards of one rank in a row flip the pile (not jokers, 2s or 7s).",
-    "KN-5": "A 2 may go on anything but a triple or fripple knäker; lay again. Anything may go on a 2.",
-    "KN-6.1": "Face-up cards only with an empty hand and no draw pile, never as an instick.",
-    "KN-6.2": "Face-down cards only when hand and face-up cards are gone, turned and laid one at a time.",
-    "KN-7": "Laying your last card: out, but lost if it is a 2 or flips the pile.",
-    "KN-10": "A knäker may go on anything but a 3; on a single knäker only 2, 3, 7, 10 or a knäker.",
-    "KN-10.1": "On a double knäker (two in a row) only a 2, 3, 10 or a knäker.",
-    "KN-10.2": "On a triple knäker only a 10, three 3s (fripple knäker) or four 3s (flip).",
-    "KN-10.3": "A fripple knäker (three knäkers and three 3s): only a last face-down 3 may go on it.",
-    "KN-11": "Instick: out of turn, cards from the hand of the top card's rank, never a combination.",
-    "KN-11.1": "No 2s, 10s or 7s as an instick.",
-    "KN-11.2": "An instick that makes four in a row flips the pile and gives its player the turn.",
-    "KN-12": "A ladder: three or more consecutive ranks laid rising; it needs its bottom card to fit.",
-    "KN-12.1": "A ladder never flips the pile, even with four of a rank in a row.",
-    "KN-12.2": "7s count as ranks in a ladder but may be skipped: (6, 7, 8) and (6, 8, 9).",
-    "KN-12.3": "2s and 10s are never in a ladder and are skipped: (9, J, Q).",
-    "KN-12.4": "A knäker is both below 3 and above the ace in a ladder: (K, A, knäker).",
-    "KN-13": "A 7 is transparent: the card beneath it counts.",
-    "KN-13.1": "A 7 may go on anything but a double knäker or higher.",
-    "KN-13.2": "A 7 on a 2 acts as a 2: lay again.",
-    "KN-13.3": "A pile of only 7s counts as empty.",
-    "KN-13.4": "You may go out on a 7 unless a 2 lies beneath it.",
-    "KN-13.6": "Four 7s in a row do not flip the pile.",
-    "KN-14": "Trippelknug: on three kings in a row no black card may be laid until another card covers it.",
-    "KN-15": "A kåk (three of a rank and a pair, no 7s), lower group first; the first group decides.",
-    "KN-16.8": "From the 3rd dot no ladders; at the 5th dot disqualified.",
-    "KN-17.1": "Double deck: four or more of a rank in a row flip, all together.",
-    "KN-17.2": "Double deck: knäkers are kajaks, combine only with kajaks (no 3s) and never flip.",
-    "KN-17.2.1": "On a single kajak only a 2, 3, 7, 10 or kajak.",
-    "KN-17.2.2": "On a double kajak only a 2, 3, 10 or kajak.",
-    "KN-17.2.3": "On a triple kajak only a 2, 10 or kajak.",
-    "KN-17.2.4": "On a fripple kajak (four) only a 10 or kajak.",
-    "KN-17.2.5": "On a penta kajak only a kajak.",
-    "KN-17.2.6": "Nothing goes on a hexa kajak; its picker may lay only 2s, 7s or 10s on others' J, Q, K, A.",
+    "KN-3": N_("A card may be laid on an equal or higher card (3 4 5 6 8 9 J Q K A); anything on an empty pile."),
+    "KN-3.1": N_("Several cards of the same rank may be laid together."),
+    "KN-3.2": N_("A chance: turn the top card of the draw pile and lay it, one card in your own turn."),
+    "KN-4.1": N_("A 10 may go on anything but a fripple knäker, penta or hexa kajak, and flips the pile."),
+    "KN-4.2": N_("Four or more cards of one rank in a row flip the pile (not jokers, 2s or 7s)."),
+    "KN-5": N_("A 2 may go on anything but a triple or fripple knäker; lay again. Anything may go on a 2."),
+    "KN-6.1": N_("Face-up cards only with an empty hand and no draw pile, never as an instick."),
+    "KN-6.2": N_("Face-down cards only when hand and face-up cards are gone, turned and laid one at a time."),
+    "KN-7": N_("Laying your last card: out, but lost if it is a 2 or flips the pile."),
+    "KN-10": N_("A knäker may go on anything but a 3; on a single knäker only 2, 3, 7, 10 or a knäker."),
+    "KN-10.1": N_("On a double knäker (two in a row) only a 2, 3, 10 or a knäker."),
+    "KN-10.2": N_("On a triple knäker only a 10, three 3s (fripple knäker) or four 3s (flip)."),
+    "KN-10.3": N_("A fripple knäker (three knäkers and three 3s): only a last face-down 3 may go on it."),
+    "KN-11": N_("Instick: out of turn, cards from the hand of the top card's rank, never a combination."),
+    "KN-11.1": N_("No 2s, 10s or 7s as an instick."),
+    "KN-11.2": N_("An instick that makes four in a row flips the pile and gives its player the turn."),
+    "KN-12": N_("A ladder: three or more consecutive ranks laid rising; it needs its bottom card to fit."),
+    "KN-12.1": N_("A ladder never flips the pile, even with four of a rank in a row."),
+    "KN-12.2": N_("7s count as ranks in a ladder but may be skipped: (6, 7, 8) and (6, 8, 9)."),
+    "KN-12.3": N_("2s and 10s are never in a ladder and are skipped: (9, J, Q)."),
+    "KN-12.4": N_("A knäker is both below 3 and above the ace in a ladder: (K, A, knäker)."),
+    "KN-13": N_("A 7 is transparent: the card beneath it counts."),
+    "KN-13.1": N_("A 7 may go on anything but a double knäker or higher."),
+    "KN-13.2": N_("A 7 on a 2 acts as a 2: lay again."),
+    "KN-13.3": N_("A pile of only 7s counts as empty."),
+    "KN-13.4": N_("You may go out on a 7 unless a 2 lies beneath it."),
+    "KN-13.6": N_("Four 7s in a row do not flip the pile."),
+    "KN-14": N_("Trippelknug: on three kings in a row no black card may be laid until another card covers it."),
+    "KN-15": N_("A kåk (three of a rank and a pair, no 7s), lower group first; the first group decides."),
+    "KN-16.8": N_("From the 3rd dot no ladders; at the 5th dot disqualified."),
+    "KN-17.1": N_("Double deck: four or more of a rank in a row flip, all together."),
+    "KN-17.2": N_("Double deck: knäkers are kajaks, combine only with kajaks (no 3s) and never flip."),
+    "KN-17.2.1": N_("On a single kajak only a 2, 3, 7, 10 or kajak."),
+    "KN-17.2.2": N_("On a double kajak only a 2, 3, 10 or kajak."),
+    "KN-17.2.3": N_("On a triple kajak only a 2, 10 or kajak."),
+    "KN-17.2.4": N_("On a fripple kajak (four) only a 10 or kajak."),
+    "KN-17.2.5": N_("On a penta kajak only a kajak."),
+    "KN-17.2.6": N_("Nothing goes on a hexa kajak; its picker may lay only 2s, 7s or 10s on others' J, Q, K, A."),
 }
 
 # --- ranks -------------------------------------------------------------------
@@ -174,44 +174,75 @@ _KAJAK_ALLOWED = {1: frozenset({"2", "3", "7", "10", "X"}), 2: frozenset({"2", "
                   6: frozenset()}
 _KAJAK_NAME = {1: "kajak", 2: "double_kajak", 3: "triple_kajak", 4: "fripple_kajak", 5: "penta_kajak",
                6: "hexa_kajak"}
-_ALLOWED_WORDS = {"2": "2", "3": "3", "7": "7", "10": "10"}
+# --- words -------------------------------------------------------------------
+#
+# The reasons are sentences built from parts (a rank with its article, a count
+# and a plural, the top of the pile). Each part is a message template of its
+# own (:class:`referee.engine.Msg`), so every piece is in the catalogs and the
+# sentence is put together in the reader's language when it is shown.
+
+_WORDS = {"A": N_("an ace"), "K": N_("a king"), "Q": N_("a queen"), "J": N_("a jack"), "8": N_("an 8")}
+_COUNTS = (N_("no"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
+           N_("eight"))
+_PLURALS = {"A": N_("aces"), "K": N_("kings"), "Q": N_("queens"), "J": N_("jacks")}
+#: A knäker or kajak level by its effect name (``verdict_json``'s ``effects``).
+LEVEL_WORDS: dict[str, str] = {
+    "knaker": N_("knäker"), "double_knaker": N_("double knäker"), "triple_knaker": N_("triple knäker"),
+    "fripple_knaker": N_("fripple knäker"),
+    "kajak": N_("kajak"), "double_kajak": N_("double kajak"), "triple_kajak": N_("triple kajak"),
+    "fripple_kajak": N_("fripple kajak"), "penta_kajak": N_("penta kajak"), "hexa_kajak": N_("hexa kajak"),
+}
+#: KN-10 .. KN-10.2 and KN-17.2.1 .. KN-17.2.5: what may go on a knäker or kajak level, by (double deck, level).
+_ON_LEVEL: dict[tuple[bool, int], str] = {
+    (False, 1): N_("On a knäker only a 2, 3, 7, 10 or knäker may be laid, not the %(card)s (KN-10)."),
+    (False, 2): N_("On a double knäker only a 2, 3, 10 or knäker may be laid, not the %(card)s (KN-10.1)."),
+    (False, 3): N_("On a triple knäker only a 10, three 3s or four 3s may be laid, not the %(card)s (KN-10.2)."),
+    (True, 1): N_("On a kajak only a 2, 3, 7, 10 or kajak may be laid, not the %(card)s (KN-17.2.1)."),
+    (True, 2): N_("On a double kajak only a 2, 3, 10 or kajak may be laid, not the %(card)s (KN-17.2.2)."),
+    (True, 3): N_("On a triple kajak only a 2, 10 or kajak may be laid, not the %(card)s (KN-17.2.3)."),
+    (True, 4): N_("On a fripple kajak only a 10 or kajak may be laid, not the %(card)s (KN-17.2.4)."),
+    (True, 5): N_("On a penta kajak only a kajak may be laid, not the %(card)s (KN-17.2.5)."),
+}
+#: A message shown as it is (its one parameter is already a message): not a catalog entry.
+_AS_IS = "%(why)s"
 
 
-def _word(rank: str, double_deck: bool = False) -> str:
+def _word(rank: str, double_deck: bool = False, cap: bool = False) -> Msg:
     """A rank for people, with its article: "an ace", "a 9", "a knäker"."""
-    names = {"A": "an ace", "K": "a king", "Q": "a queen", "J": "a jack", "8": "an 8",
-             "X": "a kajak" if double_deck else "a knäker"}
-    return names.get(rank, f"a {rank}")
+    if rank == "X":
+        return msg(N_("a kajak") if double_deck else N_("a knäker"), cap=cap)
+    if rank in _WORDS:
+        return msg(_WORDS[rank], cap=cap)
+    return msg(N_("a %(rank)s"), cap=cap, rank=rank)
 
 
-def _count(n: int) -> str:
-    return ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")[n] if n <= 8 else str(n)
+def _count(n: int) -> Msg:
+    return msg(_COUNTS[n]) if n <= 8 else Msg(str(n))
 
 
-def _plural(rank: str, double_deck: bool = False) -> str:
-    names = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks",
-             "X": "kajaks" if double_deck else "knäkers"}
-    return names.get(rank, f"{rank}s")
+def _plural(rank: str, double_deck: bool = False) -> Msg:
+    if rank == "X":
+        return msg(N_("kajaks") if double_deck else N_("knäkers"))
+    if rank in _PLURALS:
+        return msg(_PLURALS[rank])
+    return msg(N_("%(rank)ss"), rank=rank)
 
 
-def _level_word(level: int, double_deck: bool) -> str:
-    if double_deck:
-        return _KAJAK_NAME[min(level, 6)].replace("_", " ")
-    return _KNAKER_NAME[min(level, 3)].replace("_", " ").replace("knaker", "knäker")
+def _many(n: int, rank: str, double_deck: bool = False, cap: bool = False) -> Msg:
+    """"four 5s", "two kings"."""
+    return msg(N_("%(count)s %(ranks)s"), cap=cap, count=_count(n), ranks=_plural(rank, double_deck))
 
 
-def _allowed_text(allowed: frozenset[str], double_deck: bool) -> str:
-    parts = [_ALLOWED_WORDS[r] for r in ("2", "3", "7", "10") if r in allowed]
-    if "X" in allowed:
-        parts.append("kajak" if double_deck else "knäker")
-    if not parts:
-        return "nothing"
-    return "a " + (", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0])
+def _level_word(level: int, double_deck: bool) -> Msg:
+    name = _KAJAK_NAME[min(level, 6)] if double_deck else _KNAKER_NAME[min(level, 3)]
+    return msg(LEVEL_WORDS[name])
 
 
-def _sentence(text: str, rule: str) -> str:
-    """One sentence ending in the rule ID, like RuleViolation's messages."""
-    return text if f"({rule})" in text else f"{text.rstrip('.')} ({rule})."
+def _card(card: Card) -> Msg | str:
+    """A card for people: "K♠", or a joker in words."""
+    if card.is_joker:
+        return msg(N_("joker (red)") if card.suit == "R" else N_("joker (black)"))
+    return card.label
 
 
 # --- records -----------------------------------------------------------------
@@ -251,9 +282,14 @@ class Step:
 
     lays: tuple[int, ...]
     rule: str
-    reason: str
+    why: Msg
     flip: bool
     again: bool
+
+    @property
+    def reason(self) -> str:
+        """The reason in English (:func:`verdict_json` translates it)."""
+        return str(self.why)
 
 
 @dataclass(frozen=True)
@@ -262,7 +298,7 @@ class Verdict:
 
     legal: bool
     rule: str
-    reason: str
+    why: Msg
     effects: tuple[str, ...] = ()
     again: bool = False
     outcome: str | None = None
@@ -270,6 +306,11 @@ class Verdict:
     lay_index: int | None = None
     steps: tuple[Step, ...] = ()
     pile: tuple[PileCard, ...] = ()
+
+    @property
+    def reason(self) -> str:
+        """The reason in English (:func:`verdict_json` translates it)."""
+        return show(self.why)
 
 
 # --- parsing -----------------------------------------------------------------
@@ -400,11 +441,12 @@ class _Top:
     def rank(self) -> str | None:
         return None if self.card is None else self.card.card.rank
 
-    def describe(self) -> str:
+    def describe(self) -> Msg:
         if self.card is None:
-            return "the empty pile" if self.empty else "a pile of only 7s"
-        under = " beneath the 7" if self.sevens else ""
-        return f"the {self.card.card.label}{under}"
+            return msg(N_("the empty pile") if self.empty else N_("a pile of only 7s"))
+        if self.sevens:
+            return msg(N_("the %(card)s beneath the 7"), card=_card(self.card.card))
+        return msg(N_("the %(card)s"), card=_card(self.card.card))
 
 
 def _top(pile: tuple[PileCard, ...], double_deck: bool) -> _Top:
@@ -440,12 +482,11 @@ def _check_card(top: _Top, card: Card, play: Play) -> None:
         _check_on_knaker(top.knaker, card, play.double_deck)
     if "hexa_kajak" in play.handicaps and under in _COURT_OR_ACE and not top.card.by_self \
             and rank not in ("2", "7", "10"):
-        said = (f"Since you picked up a hexa kajak, on {top.describe()} laid by another player you may lay "
-                "only a 2, 7 or 10 (KN-17.2.6).")  # composed from English pieces: not in the catalogs
-        raise RuleViolation("KN-17.2.6", said)
+        raise RuleViolation("KN-17.2.6", "Since you picked up a hexa kajak, on %(top)s laid by another player "
+                                         "you may lay only a 2, 7 or 10 (KN-17.2.6).", top=top.describe())
     if top.trippelknug and card.is_black:
         raise RuleViolation("KN-14", "Three kings in a row are a trippelknug: no black card may be laid on it, "
-                                     "so not the %(card)s (KN-14).", card=card.label)
+                                     "so not the %(card)s (KN-14).", card=_card(card))
     if rank in ("2", "7", "10") or under in ("2", "X"):
         return  # KN-5, KN-13.1, KN-4.1; anything on a 2 (KN-5); on knäkers the level decides
     if rank == "X":
@@ -458,10 +499,10 @@ def _check_card(top: _Top, card: Card, play: Play) -> None:
         return
     if _VALUE[rank] < _VALUE[under]:
         if top.sevens:
-            raise RuleViolation("KN-13", f"The 7 is transparent, so the {top.card.card.label} beneath it counts "
-                                         f"and {_word(rank)} is lower (KN-13).")
-        said = f"{_word(rank).capitalize()} may not go on {top.describe()}: a card must be equal or higher (KN-3)."
-        raise RuleViolation("KN-3", said)
+            raise RuleViolation("KN-13", "The 7 is transparent, so the %(card)s beneath it counts and %(word)s "
+                                         "is lower (KN-13).", card=_card(top.card.card), word=_word(rank))
+        raise RuleViolation("KN-3", "%(word)s may not go on %(top)s: a card must be equal or higher (KN-3).",
+                            word=_word(rank, cap=True), top=top.describe())
 
 
 def _check_on_knaker(level: int, card: Card, double_deck: bool) -> None:
@@ -474,12 +515,9 @@ def _check_on_knaker(level: int, card: Card, double_deck: bool) -> None:
         allowed, rule = _KNAKER_ALLOWED[level], _KNAKER_RULE[level]
     if card.rank in allowed:
         return
-    name = _level_word(level, double_deck)
     if level == 6:
         raise RuleViolation(rule, "Nothing may be laid on a hexa kajak (KN-17.2.6).")
-    extra = ", three 3s or four 3s" if (not double_deck and level == 3) else ""
-    raise RuleViolation(rule, f"On a {name} only {_allowed_text(allowed, double_deck)}{extra} may be laid, "
-                              f"not the {card.label} ({rule}).")
+    raise RuleViolation(rule, _ON_LEVEL[double_deck, level], card=_card(card))
 
 
 # --- shapes: set, ladder, kåk -------------------------------------------------
@@ -527,8 +565,8 @@ def _check_kak(blocks: list[tuple[str, int]], double_deck: bool) -> None:
             raise RuleViolation("KN-15", "A kåk is made of ordinary ranks: no 2s, 10s or kajaks (KN-15).")
         raise RuleViolation("KN-15", "A kåk is made of ordinary ranks: no 2s, 10s or knäkers (KN-15).")
     if _VALUE[low] > _VALUE[high]:
-        raise RuleViolation("KN-15", f"In a kåk the lower group is laid first: the {_plural(high)} before "
-                                     f"the {_plural(low)} (KN-15).")
+        raise RuleViolation("KN-15", "In a kåk the lower group is laid first: the %(high)s before the %(low)s "
+                                     "(KN-15).", high=_plural(high), low=_plural(low))
 
 
 def _check_ladder(ranks: list[str], double_deck: bool) -> None:
@@ -557,7 +595,7 @@ def _check_ladder(ranks: list[str], double_deck: bool) -> None:
 @dataclass(frozen=True)
 class _Group:
     rule: str
-    reason: str
+    why: Msg
     pile: tuple[PileCard, ...]
     flip: bool
     again: bool
@@ -584,11 +622,14 @@ def _check_instick(top: _Top, cards: tuple[Card, ...], kind: str, source: str, p
     if rank == "7":
         raise RuleViolation("KN-11.1", "7s may not be laid as an instick (KN-11.1).")
     if top.card is None:
-        said = f"An instick needs a top card of the same rank, and {top.describe()} has none (KN-11)."
-        raise RuleViolation("KN-11", said)
+        if top.empty:
+            raise RuleViolation("KN-11", "An instick needs a top card of the same rank, and the empty pile has "
+                                         "none (KN-11).")
+        raise RuleViolation("KN-11", "An instick needs a top card of the same rank, and a pile of only 7s has "
+                                     "none (KN-11).")
     if rank != top.rank:
-        raise RuleViolation("KN-11", f"An instick must be of the same rank as {top.describe()}, "
-                                     f"not {_word(rank, play.double_deck)} (KN-11).")
+        raise RuleViolation("KN-11", "An instick must be of the same rank as %(top)s, not %(word)s (KN-11).",
+                            top=top.describe(), word=_word(rank, play.double_deck))
 
 
 def _check_entry(top: _Top, cards: tuple[Card, ...], kind: str, play: Play) -> None:
@@ -597,9 +638,8 @@ def _check_entry(top: _Top, cards: tuple[Card, ...], kind: str, play: Play) -> N
     if not play.double_deck and top.knaker >= 3 and first.rank == "3" and kind == "set":
         if len(cards) >= 4:
             return  # KN-10.2: four 3s flip (three 3s make a fripple knäker, judged before)
-        said = (f"On a triple knäker only a 10, three 3s (making a fripple knäker) or four 3s may be laid, "
-                f"not {_count(len(cards))} (KN-10.2).")
-        raise RuleViolation("KN-10.2", said)
+        raise RuleViolation("KN-10.2", "On a triple knäker only a 10, three 3s (making a fripple knäker) or "
+                                       "four 3s may be laid, not %(count)s (KN-10.2).", count=_count(len(cards)))
     lead: list[Card] = []
     for card in cards:
         lead.append(card)
@@ -611,11 +651,11 @@ def _check_entry(top: _Top, cards: tuple[Card, ...], kind: str, play: Play) -> N
         except RuleViolation as v:
             if kind == "set" or v.rule not in ("KN-3", "KN-13"):
                 raise
-            rule = "KN-12" if kind == "ladder" else "KN-15"
-            what = "a ladder is judged by its bottom card" if kind == "ladder" else \
-                "in a kåk the group laid first decides"
-            raise RuleViolation(rule, f"{what.capitalize()}: {_word(card.rank)} may not go on "
-                                      f"{top.describe()} ({rule}).") from None
+            if kind == "ladder":
+                raise RuleViolation("KN-12", "A ladder is judged by its bottom card: %(word)s may not go on "
+                                             "%(top)s (KN-12).", word=_word(card.rank), top=top.describe()) from None
+            raise RuleViolation("KN-15", "In a kåk the group laid first decides: %(word)s may not go on %(top)s "
+                                         "(KN-15).", word=_word(card.rank), top=top.describe()) from None
 
 
 def _new_run_of_four(pile: tuple[PileCard, ...], new_from: int) -> bool:
@@ -643,13 +683,14 @@ def _judge_group(pile: tuple[PileCard, ...], cards: tuple[Card, ...], sources: t
     first = cards[0]
     if top.fripple:  # KN-10.3: only the last face-down 3
         if final and play.last_card and sources == ("face_down",) and len(cards) == 1 and first.rank == "3":
-            return _Group("KN-10.3", "Your last face-down card is a 3, the only card that may go on a "
-                                     "fripple knäker (KN-10.3).", after, False, False)
+            return _Group("KN-10.3", msg(N_("Your last face-down card is a 3, the only card that may go on a "
+                                            "fripple knäker (KN-10.3).")), after, False, False)
         raise RuleViolation("KN-10.3", "Only a player's last face-down card, if it is a 3, may be laid on a "
                                        "fripple knäker; pick up the pile (KN-10.3).")
     if not dd and kind == "set" and first.rank in ("X", "3") and _top(after, dd).fripple:
-        return _Group("KN-10.3", "That completes a fripple knäker: the next player must pick it up and may "
-                                 "lay no insticks for the rest of the game (KN-10.3).", after, False, False)
+        return _Group("KN-10.3", msg(N_("That completes a fripple knäker: the next player must pick it up and "
+                                        "may lay no insticks for the rest of the game (KN-10.3).")),
+                      after, False, False)
     _check_entry(top, cards, kind, play)
     return _effect(top, cards, kind, pile, after, play)
 
@@ -661,73 +702,85 @@ def _effect(top: _Top, cards: tuple[Card, ...], kind: str, pile: tuple[PileCard,
     first, n = cards[0], len(cards)
     if kind == "ladder":
         rule = _ladder_rule([c.rank for c in cards], after, len(pile))
-        reason = (f"A ladder whose bottom card may go on {top.describe()}; it counts as its top card, "
-                  f"{_word(cards[-1].rank, dd)}")
+        template = N_("A ladder whose bottom card may go on %(top)s; it counts as its top card, %(word)s")
         if rule == "KN-12.1":
-            reason += ", and never flips the pile"
-        return _Group(rule, _sentence(reason, rule), after, False, False)
+            template = N_("A ladder whose bottom card may go on %(top)s; it counts as its top card, %(word)s, "
+                          "and never flips the pile")
+        why = msg(template, rule=rule, top=top.describe(), word=_word(cards[-1].rank, dd))
+        return _Group(rule, why, after, False, False)
     if kind == "kak":
-        return _Group("KN-15", _sentence(f"A kåk whose first group may go on {top.describe()}; it counts as "
-                                         f"the {_plural(cards[-1].rank)} on top and never flips", "KN-15"),
-                      after, False, False)
+        why = msg(N_("A kåk whose first group may go on %(top)s; it counts as the %(ranks)s on top and never "
+                     "flips"), rule="KN-15", top=top.describe(), ranks=_plural(cards[-1].rank))
+        return _Group("KN-15", why, after, False, False)
     rank = first.rank
     run = _top(after, dd).run
+    reason: Msg
     if rank == "10":
-        rule, reason, flip = "KN-4.1", "A 10 flips the pile: lay again", True
+        rule, reason, flip = "KN-4.1", msg(N_("A 10 flips the pile: lay again")), True
     elif rank not in _NO_RUN and run >= 4:
         flip = True
         if play.instick:
             rule = "KN-11.2"
-            reason = f"The instick makes {_count(run)} {_plural(rank)} in a row: the pile flips and it is your turn"
+            reason = msg(N_("The instick makes %(many)s in a row: the pile flips and it is your turn"),
+                         many=_many(run, rank))
         elif dd:
-            rule, reason = "KN-17.1", f"{_count(run).capitalize()} {_plural(rank)} in a row flip the pile: lay again"
+            rule, reason = "KN-17.1", msg(N_("%(many)s in a row flip the pile: lay again"),
+                                          many=_many(run, rank, cap=True))
         elif top.knaker >= 3:
-            rule, reason = "KN-10.2", "Four 3s on a triple knäker flip the pile: lay again"
+            rule, reason = "KN-10.2", msg(N_("Four 3s on a triple knäker flip the pile: lay again"))
         else:
-            rule, reason = "KN-4.2", f"That makes {_count(run)} {_plural(rank)} in a row, so the pile flips: lay again"
+            rule, reason = "KN-4.2", msg(N_("That makes %(many)s in a row, so the pile flips: lay again"),
+                                         many=_many(run, rank))
     else:
         flip = False
         rule, reason = _plain_rule(top, first, n, after, play)
     again = flip or rank == "2" or (rank == "7" and top.rank == "2")
-    return _Group(rule, _sentence(reason, rule), after if not flip else (), flip, again)
+    why = replace(reason, rule=rule)
+    return _Group(rule, why, after if not flip else (), flip, again)
 
 
-def _plain_rule(top: _Top, first: Card, n: int, after: tuple[PileCard, ...], play: Play) -> tuple[str, str]:
+def _plain_rule(top: _Top, first: Card, n: int, after: tuple[PileCard, ...], play: Play) -> tuple[str, Msg]:
     """The rule that allows a set that does not flip."""
     dd, rank = play.double_deck, first.rank
-    many = f"{_count(n)} {_plural(rank, dd)}" if n > 1 else _word(rank, dd)
+    many = _many(n, rank, dd) if n > 1 else _word(rank, dd)
     if play.instick:
-        return "KN-11", f"An instick of {many} on {top.describe()} of the same rank"
+        return "KN-11", msg(N_("An instick of %(many)s on %(top)s of the same rank"), many=many, top=top.describe())
     if rank == "2":
-        return "KN-5", "A 2 may go on anything but a triple or fripple knäker: lay again"
+        return "KN-5", msg(N_("A 2 may go on anything but a triple or fripple knäker: lay again"))
     if rank == "7":
         if top.rank == "2":
-            return "KN-13.2", "A 7 on a 2 acts as a 2: lay again"
+            return "KN-13.2", msg(N_("A 7 on a 2 acts as a 2: lay again"))
         if top.sevens + n >= 4:
-            return "KN-13.6", "Four 7s in a row do not flip the pile"
-        return "KN-13.1", f"A 7 may go on {top.describe()}; it is transparent"
+            return "KN-13.6", msg(N_("Four 7s in a row do not flip the pile"))
+        return "KN-13.1", msg(N_("A 7 may go on %(top)s; it is transparent"), top=top.describe())
     if rank == "X":
         level = _top(after, dd).knaker
         if dd:
             rule = f"KN-17.2.{min(level, 6)}"
-            tail = ": nothing may be laid on it" if level >= 6 else ""
-            return rule, f"That makes a {_level_word(level, dd)}{tail}"
-        return _KNAKER_RULE[min(level, 3)], f"A knäker may go on anything but a 3; that makes a " \
-                                            f"{_level_word(level, dd)}"
+            if level >= 6:
+                return rule, msg(N_("That makes a %(level)s: nothing may be laid on it"),
+                                 level=_level_word(level, dd))
+            return rule, msg(N_("That makes a %(level)s"), level=_level_word(level, dd))
+        return _KNAKER_RULE[min(level, 3)], msg(N_("A knäker may go on anything but a 3; that makes a %(level)s"),
+                                                level=_level_word(level, dd))
     if top.card is None:
         if top.empty:
-            return ("KN-3.1" if n > 1 else "KN-3"), f"Anything may be laid on an empty pile, so {many}"
-        return "KN-13.3", f"A pile of only 7s counts as empty, so {many} may be laid"
+            return ("KN-3.1" if n > 1 else "KN-3"), msg(N_("Anything may be laid on an empty pile, so %(many)s"),
+                                                        many=many)
+        return "KN-13.3", msg(N_("A pile of only 7s counts as empty, so %(many)s may be laid"), many=many)
     if top.rank == "2":
-        return "KN-5", f"Any card may be laid on a 2, so {many}"
+        return "KN-5", msg(N_("Any card may be laid on a 2, so %(many)s"), many=many)
     if top.knaker:
         rule = f"KN-17.2.{min(top.knaker, 6)}" if dd else _KNAKER_RULE[min(top.knaker, 3)]
-        return rule, f"A 3 may be laid on a {_level_word(top.knaker, dd)}"
+        return rule, msg(N_("A 3 may be laid on a %(level)s"), level=_level_word(top.knaker, dd))
     if top.sevens:
-        return "KN-13", f"The 7 is transparent: {many} on the {top.card.card.label} beneath it, equal or higher"
+        return "KN-13", msg(N_("The 7 is transparent: %(many)s on the %(card)s beneath it, equal or higher"),
+                            many=many, card=_card(top.card.card))
     if n > 1:
-        return "KN-3.1", f"{many.capitalize()} laid together on {top.describe()}: equal or higher"
-    return "KN-3", f"{_word(rank).capitalize()} may go on {top.describe()}: equal or higher"
+        return "KN-3.1", msg(N_("%(many)s laid together on %(top)s: equal or higher"),
+                             many=_many(n, rank, dd, cap=True), top=top.describe())
+    return "KN-3", msg(N_("%(word)s may go on %(top)s: equal or higher"), word=_word(rank, cap=True),
+                       top=top.describe())
 
 
 def _ladder_rule(ranks: list[str], after: tuple[PileCard, ...], new_from: int) -> str:
@@ -818,7 +871,7 @@ def judge(play: Play) -> Verdict:
         assert ok is not None
         group, end = ok
         groups.append(group)
-        steps.append(Step(tuple(range(i, end + 1)), group.rule, group.reason, group.flip, group.again))
+        steps.append(Step(tuple(range(i, end + 1)), group.rule, group.why, group.flip, group.again))
         pile, i = group.pile, end + 1
     return _legal(play, groups, tuple(steps))
 
@@ -840,11 +893,11 @@ def _pick_error(err: tuple[RuleViolation, int], first_err: tuple[RuleViolation, 
 
 
 def _illegal(v: RuleViolation, index: int, play: Play) -> Verdict:
-    reason = v.message
+    why = as_msg(v)
     if play.lays[index].source == "chance" and v.rule != "KN-3.2":  # KN-3.3: a failed chance is picked up
-        base = reason.removesuffix(f" ({v.rule}).").rstrip(".")
-        reason = f"{base}, so the chance failed: pick up the pile with that card ({v.rule})."
-    return Verdict(legal=False, rule=v.rule, reason=reason, lay_index=index)
+        base = Msg(_AS_IS, (Arg("why", msg=why),), strip=v.rule)
+        why = msg(N_("%(why)s, so the chance failed: pick up the pile with that card"), rule=v.rule, why=base)
+    return Verdict(legal=False, rule=v.rule, why=why, lay_index=index)
 
 
 def _legal(play: Play, groups: list[_Group], steps: tuple[Step, ...]) -> Verdict:
@@ -865,43 +918,43 @@ def _legal(play: Play, groups: list[_Group], steps: tuple[Step, ...]) -> Verdict
         outcome_rule = "KN-13.4" if play.lays[-1].cards[-1].rank == "7" else "KN-7"
     old = play.pile if not flipped else ()
     new = tuple(PileCard(pc.card, last.again) for pc in last.pile[len(old):])
-    return Verdict(legal=True, rule=last.rule, reason=last.reason, effects=tuple(effects), again=last.again,
+    return Verdict(legal=True, rule=last.rule, why=last.why, effects=tuple(effects), again=last.again,
                    outcome=outcome, outcome_rule=outcome_rule, steps=steps, pile=old + new)
 
 
 def check(play: Play) -> RuleViolation | None:
     """The yes/no twin of :func:`lay`: the broken rule, or None."""
     verdict = judge(play)
-    return None if verdict.legal else RuleViolation(verdict.rule, verdict.reason)
+    return None if verdict.legal else RuleViolation(verdict.rule, _AS_IS, why=verdict.why)
 
 
 def lay(play: Play) -> tuple[PileCard, ...]:
     """The pile after this legal turn ("Lay it"); empty after a final flip. Raises RuleViolation if illegal."""
     verdict = judge(play)
     if not verdict.legal:
-        raise RuleViolation(verdict.rule, verdict.reason)
+        raise RuleViolation(verdict.rule, _AS_IS, why=verdict.why)
     return verdict.pile
 
 
-def verdict_json(v: Verdict) -> dict[str, Any]:
-    """The API answer."""
+def verdict_json(v: Verdict, translate: Callable[[str], str] = str) -> dict[str, Any]:
+    """The API answer, its texts in the language of ``translate`` (the asker's gettext; English by default)."""
     return {
         "legal": v.legal,
         "rule": v.rule,
-        "rule_text": RULE_TEXT.get(v.rule, ""),
-        "reason": v.reason,
+        "rule_text": translate(RULE_TEXT[v.rule]) if v.rule in RULE_TEXT else "",
+        "reason": show(v.why, translate),
         "effects": list(v.effects),
         "again": v.again,
         "outcome": v.outcome,
         "outcome_rule": v.outcome_rule,
         "lay": v.lay_index,
-        "steps": [{"lays": list(s.lays), "rule": s.rule, "reason": s.reason, "flip": s.flip, "again": s.again}
-                  for s in v.steps],
+        "steps": [{"lays": list(s.lays), "rule": s.rule, "reason": show(s.why, translate), "flip": s.flip,
+                   "again": s.again} for s in v.steps],
         "pile": pile_json(v.pile) if v.legal else None,
     }
 
 
 __all__ = [
-    "HANDICAPS", "NAME", "RULE_TEXT", "SOURCES", "Lay", "PileCard", "Play", "Step", "Verdict", "check",
+    "HANDICAPS", "LEVEL_WORDS", "NAME", "RULE_TEXT", "SOURCES", "Lay", "PileCard", "Play", "Step", "Verdict", "check",
     "judge", "lay", "parse_play", "pile_json", "play_json", "verdict_json",
 ]

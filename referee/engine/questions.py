@@ -30,8 +30,8 @@ def hand_value(data: Mapping[str, Any], translate: Callable[[str], str]) -> dict
 
 
 def knaker_play(data: Mapping[str, Any], translate: Callable[[str], str]) -> dict[str, Any]:
-    """Part B of Knaker: may this be laid here? (an illegal play is an answer too)."""
-    return knaker_pile.verdict_json(knaker_pile.judge(knaker_pile.parse_play(data)))
+    """Part B of Knaker: may this be laid here? (an illegal play is an answer too; texts in the asker's language)."""
+    return knaker_pile.verdict_json(knaker_pile.judge(knaker_pile.parse_play(data)), translate)
 
 
 def schloapfer_eyes(data: Mapping[str, Any], translate: Callable[[str], str]) -> dict[str, Any]:

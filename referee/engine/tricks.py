@@ -295,5 +295,44 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
     return out
 
 
-__all__ = ["DECKS", "GAMES", "HAND_SIZE", "Broken", "Deal", "Verdict", "eyes_of", "judge", "parse_deal",
-           "verdict_json"]
+#: The fields of a deal log (``POST /api/matches/<id>/rounds``'s ``deal``, stored with the round).
+LOG_FIELDS = ("trump", "players", "leader", "tricks", "winners")
+
+
+def judge_log(game: str, data: object) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A complete, legal deal of ``game`` as ``(log, round)``: the log to store and the verdict's ``round``.
+
+    ``data`` is the tricks request without ``game`` (and without ``hands``
+    or ``ask``: a deal log has every card in its tricks); ``winners``, when
+    given, must be the winners the rules give. The log is the canonical
+    form (card codes, trump upper case, the winners added). A broken rule
+    raises its :class:`RuleViolation`; anything else that makes no round,
+    :class:`BadInput` with the field ``deal``.
+    """
+    if not isinstance(data, Mapping):
+        raise BadInput("deal", "deal must be a JSON object.")
+    for key in data:
+        if key not in LOG_FIELDS:
+            raise BadInput("deal", "%(name)s is not a field of a deal.", name=repr(str(key)[:40]))
+    request = {k: v for k, v in data.items() if k != "winners"} | {"game": game}
+    try:
+        deal = parse_deal(request)
+    except BadInput as exc:
+        raise BadInput(f"deal.{exc.field}", exc.template, **exc.params) from None
+    verdict = judge(deal)
+    if verdict.broken is not None:
+        raise verdict.broken.violation
+    if verdict.round is None:
+        raise BadInput("deal", "The deal is not complete: a round needs all %(n)s tricks.", n=HAND_SIZE[game])
+    if data.get("winners") is not None and data["winners"] != list(verdict.winners):
+        raise BadInput("deal.winners", "winners disagrees with the tricks: the rules give %(winners)s.",
+                       winners=", ".join(verdict.winners))
+    log: dict[str, Any] = {"players": list(deal.players), "leader": deal.leader,
+                           "tricks": [[c.code for c in t] for t in deal.tricks], "winners": list(verdict.winners)}
+    if deal.trump is not None:
+        log = {"trump": deal.trump} | log
+    return log, dict(verdict.round)
+
+
+__all__ = ["DECKS", "GAMES", "HAND_SIZE", "LOG_FIELDS", "Broken", "Deal", "Verdict", "eyes_of", "judge",
+           "judge_log", "parse_deal", "verdict_json"]

@@ -18,6 +18,7 @@ from weasyprint import HTML
 
 from referee import games, services
 from referee.engine import RuleViolation
+from referee.engine.cards import SUIT_SYMBOLS, parse_card
 from referee.models import Match, Night, Round
 from referee.pages import can_view
 
@@ -53,6 +54,29 @@ def steps(match: Match) -> list[Step]:
             except RuleViolation:  # cannot happen for a stored log; shown as-is if it does
                 state = before
         out.append(Step(rnd, module.state_json(before, money), module.state_json(state, money), before, state))
+    return out
+
+
+@bp.app_template_global("deal_tricks")
+def deal_tricks(deal: dict[str, Any]) -> list[dict[str, Any]]:
+    """A stored deal log as the protocol prints it: per trick, who played which card, and who won.
+
+    Who played each card follows from the leader and the winners (the
+    winner of a trick leads the next), so the log needs no seats of its own.
+    """
+    players = list(deal.get("players") or [])
+    winners = list(deal.get("winners") or [])
+    lead = deal.get("leader")
+    out: list[dict[str, Any]] = []
+    for k, trick in enumerate(deal.get("tricks") or []):
+        start = players.index(lead) if lead in players else 0
+        cards = []
+        for i, code in enumerate(trick):
+            card = parse_card(code)
+            cards.append((players[(start + i) % len(players)], card.label, not card.is_black))
+        winner = winners[k] if k < len(winners) else None
+        out.append({"n": k + 1, "cards": cards, "winner": winner})
+        lead = winner
     return out
 
 
@@ -109,7 +133,8 @@ def protocol_html(match: Match) -> str:
     money = services.night_money(match.night)
     final = module.state_json(services.state_of(match), money)
     return render_template("reports/protocol.html", match=match, night=match.night, steps=steps(match),
-                           final=final, money=money, part=f"reports/protocol_{match.game}.html")
+                           final=final, money=money, part=f"reports/protocol_{match.game}.html",
+                           suit_symbols=SUIT_SYMBOLS)
 
 
 @bp.get("/nights/<int:night_id>/settlement.pdf")

@@ -303,10 +303,9 @@ def _chip(code: str) -> dict[str, Any]:
 def _verdict_view(v: kp.Verdict | None) -> dict[str, Any] | None:
     if v is None:
         return None
-    view = kp.verdict_json(v)
-    view["outcome_text"] = kp.RULE_TEXT.get(v.outcome_rule or "", "")
-    view["levels"] = [e.replace("_", " ").replace("knaker", "knäker") for e in v.effects
-                      if e not in ("flip", "trippelknug")]
+    view = kp.verdict_json(v, _)
+    view["outcome_text"] = _(kp.RULE_TEXT[v.outcome_rule]) if v.outcome_rule in kp.RULE_TEXT else ""
+    view["levels"] = [_(kp.LEVEL_WORDS[e]) for e in v.effects if e in kp.LEVEL_WORDS]
     return view
 
 

@@ -145,9 +145,10 @@ def round_from_deal(match_id: int) -> Any:
     payload = dict(verdict["round"])
     if match.game == "svangknack":
         payload["svangare"] = setup.leader  # the engine checks it against SK-11
-    try:
+    deal = {k: v for k, v in setup.request_json(match.game).items() if k != "game"}
+    try:  # the deal is judged again by the service and stored with the round, in its INSERT
         rnd, _state, created = services.add_round(match_id, payload, idem_key=form.form_token.data or None,
-                                                  expected_seq=expected)
+                                                  expected_seq=expected, deal=deal)
     except (RuleViolation, BadInput) as exc:
         return _page(match.game, setup, services.get_match(match_id), verdict, explain(exc), 422)
     except services.Conflict as exc:
