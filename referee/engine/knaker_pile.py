@@ -116,7 +116,8 @@ MAX_DOTS = 99
 
 #: Every rule ID :func:`judge` can return (in ``rule`` or ``outcome_rule``).
 RULE_TEXT: dict[str, str] = {
-    "KN-3": N_("A card may be laid if it is equal to or higher than the card beneath (3 4 5 6 8 9 J Q K A); anything on an empty pile."),
+    "KN-3": N_("A card may be laid if it is equal to or higher than the card beneath (3 4 5 6 8 9 J Q K A); "
+               "anything on an empty pile."),
     "KN-3.1": N_("Several cards of the same rank may be laid together."),
     "KN-3.2": N_("A chance: turn the top card of the draw pile and lay it, one card in your own turn."),
     "KN-4.1": N_("A 10 may go on anything but a fripple knäker, penta or hexa kajak, and flips the pile."),

@@ -15,35 +15,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import render_template, request, session
+from flask import render_template, request
 from flask_babel import gettext as _
 
 from referee import services
 from referee.engine import BadInput
 from referee.engine.schloapfer import DECK_RANKS, EyeCount, eye_count
 from referee.messages import explain
-from referee.models import Match
 from referee.pages import bp, can_edit
+from referee.pages.extra import SUIT_BUTTONS, opened_match
 
-SUITS: tuple[tuple[str, str, bool], ...] = (("S", "♠", False), ("H", "♥", True), ("D", "♦", True), ("C", "♣", False))
 #: Ranks from the highest in eyes down, as a player sorts a pile to count it.
 RANKS: tuple[str, ...] = tuple(reversed(DECK_RANKS))
 _CARRY = re.compile(r"(eyes|pass)_[0-9]{1,2}")
-
-
-def _match(raw: str | None) -> Match | None:
-    """The match the counter was opened from, if this phone may see it."""
-    if not raw or not (raw.isascii() and raw.isdigit() and len(raw) < 10):  # no "²", no id beyond the database's
-        return None
-    try:
-        match = services.get_match(int(raw))
-    except services.NotFound:
-        return None
-    if match.game != "schloapfer":
-        return None
-    if not (can_edit(match.night) or match.night.id in session.get("view", [])):
-        return None
-    return match
 
 
 def _carry(values: Any) -> dict[str, str]:
@@ -60,7 +44,7 @@ def _carry(values: Any) -> dict[str, str]:
 @bp.route("/referee/schloapfer/eyes", methods=["GET", "POST"])
 def schloapfer_eyes() -> Any:
     values = request.form if request.method == "POST" else request.args
-    match = _match(values.get("match"))
+    match = opened_match(values.get("match"), "schloapfer")
     pos_raw = values.get("pos", "")
     pos = int(pos_raw) if pos_raw.isascii() and pos_raw.isdigit() and len(pos_raw) < 4 else None
     trump = (values.get("trump") or "").upper()
@@ -86,5 +70,5 @@ def schloapfer_eyes() -> Any:
     per_card = {c.card: c.eyes for c in count.cards} if count else {}
     return render_template(
         "pages/schloapfer_eyes.html", match=match, pos=pos, trump=trump, chosen=set(chosen), count=count,
-        per_card=per_card, error=error, suits=SUITS, ranks=RANKS, targets=targets, carry=carry,
+        per_card=per_card, error=error, suits=SUIT_BUTTONS, ranks=RANKS, targets=targets, carry=carry,
     ), 422 if error else 200

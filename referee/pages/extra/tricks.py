@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, session, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from referee import games, services
@@ -30,10 +30,10 @@ from referee.engine.cards import RANKS
 from referee.messages import explain
 from referee.models import Match
 from referee.pages import _match, _round_form, bp, can_edit, expected_seq
+from referee.pages.extra import SUIT_BUTTONS, opened_match
 from referee.pages.forms import RoundForm
 
 TITLES = {"svangknack": "Svängknack", "kul": "Kul", "schloapfer": "Schloapfer"}
-SUITS: tuple[tuple[str, str, bool], ...] = (("S", "♠", False), ("H", "♥", True), ("D", "♦", True), ("C", "♣", False))
 _SPLIT = re.compile(r"[\s,;]+")
 
 
@@ -58,19 +58,6 @@ class Setup:
         if game != "kul":
             data["trump"] = self.trump
         return data
-
-
-def _open_match(raw: str | None, game: str) -> Match | None:
-    """The match the page was opened from, if this phone may see it and it is of this game."""
-    if not raw or not (raw.isascii() and raw.isdigit() and len(raw) < 10):
-        return None
-    try:
-        match = services.get_match(int(raw))
-    except services.NotFound:
-        return None
-    if match.game != game or not (can_edit(match.night) or match.night.id in session.get("view", [])):
-        return None
-    return match
 
 
 def _first_leader(match: Match) -> tuple[tuple[str, ...], str]:
@@ -112,7 +99,7 @@ def _page(game: str, setup: Setup, match: Match | None, verdict: dict[str, Any] 
     ranks = RANKS[4:] if game == "schloapfer" else RANKS
     editable = match is not None and can_edit(match.night) and not services.state_of(match).finished
     return render_template("pages/trick_referee.html", game=game, title=TITLES[game], setup=setup,
-                           match=match, verdict=verdict, error=error, suits=SUITS, ranks=ranks,
+                           match=match, verdict=verdict, error=error, suits=SUIT_BUTTONS, ranks=ranks,
                            hand_size=tricks.HAND_SIZE[game], form=_round_form(match) if editable else None), status
 
 
@@ -120,7 +107,7 @@ def _page(game: str, setup: Setup, match: Match | None, verdict: dict[str, Any] 
 def trick_referee(game: str) -> Any:
     if game not in tricks.GAMES:
         abort(404)
-    match = _open_match(request.values.get("match"), game)
+    match = opened_match(request.values.get("match"), game)
     setup = read_setup(request.form if request.method == "POST" else request.args, match)
     verdict, error = _check(game, setup) if request.method == "POST" else (None, None)
     return _page(game, setup, match, verdict, error)
