@@ -174,7 +174,7 @@ def line_chart(xs: Sequence[int], series: Mapping[str, Sequence[int]], styles: M
     """
     keep = sample(len(xs))
     kx = [xs[i] for i in keep]
-    left, top, bottom = 44.0, 8.0, float(height - 24)
+    left, top, bottom = 44.0, 8.0, float(height - 30)  # below: a row of tick labels, then the axis title
     right = float(width - label_width)
     values = [v for vals in series.values() for v in vals] + list(band or []) + [0]
     y_vals = ticks(min(values), max(values), y_count)
