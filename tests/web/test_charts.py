@@ -242,3 +242,36 @@ def test_season_chart_is_the_running_total(client: Any) -> None:
     assert check_lines(root, running) == {0, 1, 2}
     x_labels = [t.text for g in root.iter(f"{SVG}g") if g.get("class") == "x-ticks" for t in g]
     assert x_labels[-2:] == ["2 Oct", "9 Oct"]
+
+
+def test_kept_fold_is_extended_only_when_nothing_was_voided(app: Any, client: Any) -> None:
+    """Page views between rounds extend the kept fold; after a void the whole log is folded again."""
+    from referee import history, services
+
+    api = Api(client)
+    api.new_night(PLAYERS)
+    mid, ledger, pots = svangknack_match(api, 6)
+
+    def seen() -> history.History:
+        with app.app_context():
+            return history.history(services.get_match(mid))
+
+    def fresh() -> history.History:
+        with app.app_context():
+            history.clear()
+            return history.history(services.get_match(mid))
+
+    assert seen().seqs == tuple(range(7))
+    for _ in range(3):  # new rounds between two views: extended, and equal to a fold from scratch
+        sv = api.match(mid)["state"]["svangare"]
+        enter(api, mid, {"participants": [sv]}, ledger, pots)
+    extended = seen()
+    assert extended == fresh() and extended.seqs == tuple(range(10))
+    assert [dict(zip(PLAYERS, b, strict=True)) for b in extended.balances] == [ledger[k] for k in range(10)]
+    assert list(extended.pots) == [pots[k] for k in range(10)]
+    seen()
+    assert api.call("POST", f"/api/matches/{mid}/rounds/9/void", {"reason": "slip"})[0] == 200
+    sv = api.match(mid)["state"]["svangare"]
+    enter(api, mid, {"participants": [sv]}, ledger, pots)
+    after = seen()
+    assert after == fresh() and 9 not in after.seqs and after.seqs[-1] == 10

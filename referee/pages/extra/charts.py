@@ -15,6 +15,8 @@ they are the same on every page and sheet of the group.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import date as Date
 from decimal import Decimal
 from typing import Any
@@ -39,12 +41,26 @@ def styles(group: Group, names: list[str]) -> dict[str, charts.Style]:
     return out
 
 
+#: The last charts drawn, by match version and size: a match page is read many times between two rounds.
+_DRAWN: OrderedDict[tuple[Any, ...], charts.LineChart] = OrderedDict()
+_LOCK = threading.Lock()
+
+
 @bp.app_template_global()
 def match_chart(match: Match, width: int = 360, height: int = 220) -> charts.LineChart:
     hist = history.history(match)
-    series = hist.series()
-    return charts.line_chart(hist.seqs, series, styles(match.night.group, list(series)),
-                             band=hist.pots, width=width, height=height, x_count=6 if width <= 400 else 10)
+    st = styles(match.night.group, list(hist.players))
+    key = (match.id, match.snapshot.version, match.snapshot.next_seq, width, height, tuple(st.items()))
+    with _LOCK:
+        drawn = _DRAWN.get(key)
+    if drawn is None:
+        drawn = charts.line_chart(hist.seqs, hist.series(), st, band=hist.pots, width=width, height=height,
+                                  x_count=6 if width <= 400 else 10)
+        with _LOCK:
+            _DRAWN[key] = drawn
+            while len(_DRAWN) > 128:
+                _DRAWN.popitem(last=False)
+    return drawn
 
 
 @bp.app_template_global()
