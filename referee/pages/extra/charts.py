@@ -15,6 +15,7 @@ they are the same on every page and sheet of the group.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from datetime import date as Date
@@ -54,8 +55,11 @@ def match_chart(match: Match, width: int = 360, height: int = 220) -> charts.Lin
     with _LOCK:
         drawn = _DRAWN.get(key)
     if drawn is None:
-        drawn = charts.line_chart(hist.seqs, hist.series(), st, band=hist.pots, width=width, height=height,
-                                  x_count=6 if width <= 400 else 10)
+        keep = charts.sample(len(hist.seqs))  # only the points drawn are read (a long match: every n-th)
+        series = {name: [hist.balances[i][k] for i in keep] for k, name in enumerate(hist.players)}
+        drawn = charts.line_chart([hist.seqs[i] for i in keep], series, st, band=[hist.pots[i] for i in keep],
+                                  width=width, height=height, x_count=6 if width <= 400 else 10)
+        drawn = dataclasses.replace(drawn, sampled=len(keep) < len(hist.seqs))
         with _LOCK:
             _DRAWN[key] = drawn
             while len(_DRAWN) > 128:
