@@ -42,8 +42,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Filip", "Greta", "Hugo", "Ida", "Jonas", "Karin", "Lars",
-           "Maja", "Nils", "Olle", "Pia"]
+from bench.pdf import PLAYERS, verdict  # noqa: E402  (the 16 players of the PDF benchmark)
+
 GOAL_PAGE_MS = 200.0
 GOAL_SHEET_S = 2.0
 
@@ -61,10 +61,6 @@ def median_time(fn: Callable[[], Any], runs: int, before: Callable[[], None] | N
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
     return statistics.median(times), statistics.median(cpu)
-
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
 
 
 def build_season(nights: int) -> tuple[str, int]:
