@@ -132,6 +132,11 @@ class LineChart:
     def label_x(self) -> float:
         return self.right + 4
 
+    @property
+    def flat(self) -> bool:
+        """Nothing ever moved (every value 0, no pot): a chart would say nothing."""
+        return not self.band and not any(v for line in self.lines for v in line.values)
+
 
 def sample(count: int, limit: int = MAX_POINTS) -> list[int]:
     """Indices of at most ``limit`` evenly spread points out of ``count``, first and last included."""

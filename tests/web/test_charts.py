@@ -275,3 +275,16 @@ def test_kept_fold_is_extended_only_when_nothing_was_voided(app: Any, client: An
     enter(api, mid, {"participants": [sv]}, ledger, pots)
     after = seen()
     assert after == fresh() and 9 not in after.seqs and after.seqs[-1] == 10
+
+
+def test_a_chart_that_would_say_nothing_is_left_out(client: Any) -> None:
+    """Knaker without money: balances stay 0, so the match page draws no chart (but the history is there)."""
+    api = Api(client)
+    api.new_night(PLAYERS)
+    kn = api.new_match("knaker", PLAYERS[:3], options={"payout": "none"})["id"]
+    assert api.round(kn, {"events": [{"out": ["Anna"]}, {"lost": ["Cia"]}]})[0] == 201
+    html = viewer(client, api).get(f"/matches/{kn}").get_data(as_text=True)
+    assert 'id="balance-chart"' not in html and "History" in html
+    flat = charts.line_chart([0, 1], {"a": [0, 0]}, {"a": charts.style(0)})
+    moving = charts.line_chart([0, 1], {"a": [0, 5]}, {"a": charts.style(0)})
+    assert flat.flat and not moving.flat
