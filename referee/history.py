@@ -62,21 +62,25 @@ class History:
 
 @dataclass(frozen=True)
 class _Kept:
+    created_at: Any     # with the database and the id: this very match (ids repeat across databases)
     version: int
     next_seq: int
     history: History
     state: Any          # the engine state after the last folded event
 
 
-_CACHE: OrderedDict[int, _Kept] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, int], _Kept] = OrderedDict()
 _LOCK = threading.Lock()
 
 
 def history(match: Match) -> History:
     """The match's running balances (kept per process; see the module docstring)."""
     version, next_seq = match.snapshot.version, match.snapshot.next_seq
+    key = identity(match)
     with _LOCK:
-        kept = _CACHE.get(match.id)
+        kept = _CACHE.get(key)
+    if kept is not None and kept.created_at != match.created_at:
+        kept = None  # another match with the same id (another database, a restored backup)
     if kept is not None and (kept.version, kept.next_seq) == (version, next_seq):
         made = kept
     elif kept is not None and 0 < version - kept.version == next_seq - kept.next_seq:
@@ -89,11 +93,16 @@ def history(match: Match) -> History:
     else:
         made = _whole(match, version, next_seq)
     with _LOCK:
-        _CACHE[match.id] = made
-        _CACHE.move_to_end(match.id)
+        _CACHE[key] = made
+        _CACHE.move_to_end(key)
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
     return made.history
+
+
+def identity(match: Match) -> tuple[str, int]:
+    """What a kept fold is filed under: the database and the match's id."""
+    return str(db.engine.url), match.id
 
 
 def _whole(match: Match, version: int, next_seq: int) -> _Kept:
@@ -123,7 +132,7 @@ def _fold(match: Match, state: Any, events: Iterable[Round], base: History, vers
             games.append(KnakerGame(tuple(state.last_game.places), tuple(before.dots)))
     made = History(players=base.players, seqs=tuple(seqs), balances=tuple(balances), pots=tuple(pots),
                    knaker_games=tuple(games), open_dots=tuple(state.dots) if knaker else ())
-    return _Kept(version=version, next_seq=next_seq, history=made, state=state)
+    return _Kept(created_at=match.created_at, version=version, next_seq=next_seq, history=made, state=state)
 
 
 def clear() -> None:

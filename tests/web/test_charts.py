@@ -288,3 +288,20 @@ def test_a_chart_that_would_say_nothing_is_left_out(client: Any) -> None:
     flat = charts.line_chart([0, 1], {"a": [0, 0]}, {"a": charts.style(0)})
     moving = charts.line_chart([0, 1], {"a": [0, 5]}, {"a": charts.style(0)})
     assert flat.flat and not moving.flat
+
+
+def test_kept_folds_never_cross_databases(tmp_path: Any) -> None:
+    """Match 1 of one database is not match 1 of another (tests, a restored backup): nothing kept is mixed up."""
+    from tests.conftest import make_app
+
+    seen = []
+    for k, table in enumerate((["Anna", "Bo", "Cia"], ["Xena", "Yves", "Zoe"])):
+        app = make_app(f"sqlite:///{tmp_path / f'db{k}.sqlite3'}", tmp_path)
+        client = app.test_client()
+        api = Api(client)
+        api.new_night(table)
+        kul = api.new_match("kul", table, stake="1.00")["id"]
+        assert kul == 1 and api.round(kul, {"last_trick": table[0]})[0] == 201  # same id, same version
+        root = svg_of(viewer(client, api).get("/matches/1").get_data(as_text=True), "balance-chart")
+        seen.append(set(lines(root)))
+    assert seen == [{"Anna", "Bo", "Cia"}, {"Xena", "Yves", "Zoe"}]

@@ -51,7 +51,8 @@ _LOCK = threading.Lock()
 def match_chart(match: Match, width: int = 360, height: int = 220) -> charts.LineChart:
     hist = history.history(match)
     st = styles(match.night.group, list(hist.players))
-    key = (match.id, match.snapshot.version, match.snapshot.next_seq, width, height, tuple(st.items()))
+    key = (*history.identity(match), match.created_at, match.snapshot.version, match.snapshot.next_seq, width,
+           height, tuple(st.items()))
     with _LOCK:
         drawn = _DRAWN.get(key)
     if drawn is None:
