@@ -110,7 +110,7 @@ def group_by_token(token: str) -> Group | None:
 
 
 def season(group: Group) -> Season:
-    """The group's nights, standings per currency and brags (nights, matches, snapshots and seats in four queries)."""
+    """The group's nights, standings per currency and brags (a few queries for the whole group, none per night)."""
     nights = list(services.db.session.scalars(
         select(Night).where(Night.group_id == group.id)
         .options(selectinload(Night.matches).joinedload(Match.snapshot),
