@@ -196,8 +196,9 @@ def line_chart(xs: Sequence[int], series: Mapping[str, Sequence[int]], styles: M
         band_value = band[keep[-1]]
         band_end = (y(0) + y(band_value)) / 2
     label_ys = spread(ends + ([band_end] if band_path else []), 11.0, top + 4, bottom)
+    px = [x(v) for v in kx]  # the x of each kept point, once for all lines
     lines = tuple(
-        Line(name=n, style=styles[n], points=tuple((x(xs[i]), y(series[n][i])) for i in keep),
+        Line(name=n, style=styles[n], points=tuple(zip(px, (y(series[n][i]) for i in keep), strict=True)),
              xs=tuple(kx), values=tuple(series[n][i] for i in keep), label_y=label_ys[k])
         for k, n in enumerate(names))
     return LineChart(width=width, height=height, left=left, right=right, top=top, bottom=bottom,
