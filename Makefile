@@ -78,6 +78,7 @@ test: $(VENV)/.installed-test translations deps-system browser-engine
 bench: $(VENV)/.installed-test browser-engine
 	$(PY) bench/settle.py
 	$(PY) bench/pdf.py
+	$(PY) bench/season.py
 	$(PY) bench/load.py
 	$(PY) bench/live.py
 	$(PY) bench/browser_engine.py

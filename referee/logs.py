@@ -1,7 +1,7 @@
 """No token in any log line: edit and view tokens are credentials, logs are not.
 
 A night's tokens travel in URLs (``/e/<edit token>``, ``/v/<view token>``,
-``?view=<token>``) and headers (``Authorization: Bearer <token>``), and
+``/groups/<group token>``, ``?view=<token>``) and headers (``Authorization: Bearer <token>``), and
 gunicorn's access log, its error log and the app's own log would write them
 out in clear. :func:`redact` replaces each with ``[redacted]``;
 :class:`RedactingFilter` applies it to every record of the loggers it is put
@@ -21,6 +21,7 @@ from gunicorn.glogging import Logger
 #: Token-bearing pieces of text: the links, the query parameter, a bearer header.
 _PATTERNS = (
     (re.compile(r"(/[ev]/)[A-Za-z0-9_\-]+"), r"\1[redacted]"),
+    (re.compile(r"(/groups/)[A-Za-z0-9_\-]+"), r"\1[redacted]"),  # the group link (issue 14)
     (re.compile(r"([?&;]view=)[^&\s\"']+"), r"\1[redacted]"),
     (re.compile(r"(Bearer\s+)[A-Za-z0-9_\-.=~+/]+", re.IGNORECASE), r"\1[redacted]"),
 )

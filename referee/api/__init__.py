@@ -412,4 +412,4 @@ def close_match(match_id: int) -> Any:
     return jsonify({"state": _state_json(match_id, state)})
 
 
-from referee.api import live, openapi, referee_routes  # noqa: E402,F401  (routes register on bp)
+from referee.api import groups, live, openapi, referee_routes  # noqa: E402,F401  (routes register on bp)

@@ -188,6 +188,22 @@ def document() -> dict[str, Any]:
             "id": {"type": "integer"}, "kind": {"enum": ["payment", "opening", "carry_out"]},
             "from": {"type": "string"}, "to": {"type": ["string", "null"]}, "amount": _MONEY,
             "void": {"type": "boolean"}, "void_reason": {"type": ["string", "null"]}}},
+        "Group": {"type": "object", "required": ["name", "nights", "standings"], "properties": {
+            "name": {"type": "string"},
+            "nights": {"type": "array", "items": {
+                "type": "object", "required": ["id", "name", "date", "currency", "result"], "properties": {
+                    "id": {"type": "integer"}, "name": {"type": "string"}, "date": {"type": "string"},
+                    "currency": {"type": "string"}, "pots": _MONEY,
+                    "result": {"type": "object", "additionalProperties": _MONEY},
+                    "matches": {"type": "object", "additionalProperties": {"type": "integer"}}}}},
+            "standings": {"type": "object", "description": "Per currency, per player.", "additionalProperties": {
+                "type": "object", "additionalProperties": {
+                    "type": "object", "required": ["result", "nights", "matches"],
+                    "properties": {"result": _MONEY, "nights": {"type": "integer"},
+                                   "matches": {"type": "integer"}}}}},
+            "games": {"type": "object", "description": "Per game, per player: Kul pots won, Schloapfer "
+                                                       "matches lost, Schwimmen wins, Knaker games, first "
+                                                       "places and dots."}}},
         "Dot": {"type": "object", "required": ["player", "offence"], "additionalProperties": False,
                 "properties": {"player": {"type": "string"}, "offence": {"type": "string"},
                                "dots": {"type": "integer", "minimum": 1, "maximum": 4}}},
@@ -268,6 +284,12 @@ def document() -> dict[str, Any]:
         "/api/nights/{night_id}/export.json": {"get": _op(
             "The night as JSON: everything needed to rebuild it.", "The export", {"type": "object"},
             params=[_ID, _VIEW])},
+        "/api/groups/{group_token}": {"get": _op(
+            "A group's nights with each night's result, and standings per currency (the group token is the "
+            "credential; a wrong one is a 404). Additions: per night pots and matches played, per game brags.",
+            "The group", _ref("Group"),
+            params=[{"name": "group_token", "in": "path", "required": True, "schema": {"type": "string"}}],
+            auth=False, errors=("404", "429", "503"))},
         "/api/import": {"post": _op(
             "Import a night export into a new group (checked and replayed first).", "Created", _ref("Night"),
             body={"type": "object"}, params=[_IDEM], auth=False, status="201",

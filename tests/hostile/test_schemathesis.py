@@ -76,6 +76,7 @@ class World:
         self.client = client
         api = build_night(client)
         self.night_id: int = api.night["id"]
+        self.group_token: str = api.night["group_token"]
         # A night of the group whose matches are over (its debts can be carried) and a later one.
         done = Api(client)
         done.new_night(["Anna", "Bo", "Cia"], group_token=api.night["group_token"])
@@ -115,6 +116,8 @@ class World:
             return self.payments
         if name == "name":
             return self.players
+        if name == "group_token":
+            return [self.group_token]
         raise AssertionError(f"no real values for path parameter {name}")
 
     def svangare(self, match_id: int) -> str:

@@ -1,0 +1,211 @@
+"""Season benchmark (issue 14): a 52-night season of 16 players; the group page and the season sheet.
+
+Run from the repository root: ``.venv/bin/python bench/season.py`` (about a
+minute; ``--runs N`` timed runs per figure, default 5; ``--nights N``).
+
+Everything happens in one process: ``create_app`` on a SQLite database in a
+temporary directory, the season built through the service layer as the
+pages and the API would (52 Friday nights, 16 players of whom 8 to 12 sit at
+each night; every night a Svängknack of 24 rounds, a Kul played to its win,
+a Schwimmen to its end and a Knaker of 6 games with dots, so every brag of
+the page has data), then timed through the test client, as medians after a
+warm-up:
+
+- the group page ``GET /groups/<token>`` warm (the processes' fold cache of
+  :mod:`referee.history` filled, as on a server that has shown the page
+  before) and cold (the cache emptied before each run: the first view after
+  a restart);
+- the season sheet ``GET /groups/<token>/season.pdf`` (warm);
+- what the running-balance chart costs a match page: the page of a
+  2,000-round Svängknack (its chart sampled to 160 points per line) warm,
+  cold, and the first view after another round was entered (the kept fold is
+  extended by one step), against the page of a 1-round match
+  (``bench/load.py``'s goal: the long page within 1.5 times the short one).
+
+Goals (PASS/MISS): the group page under 200 ms (warm and cold are both
+judged), the sheet under 2 s. A benchmark, not a test: it always exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.pdf import PLAYERS, verdict  # noqa: E402  (the 16 players of the PDF benchmark)
+
+GOAL_PAGE_MS = 200.0
+GOAL_SHEET_S = 2.0
+
+
+def median_time(fn: Callable[[], Any], runs: int, before: Callable[[], None] | None = None) -> tuple[float, float]:
+    """Median wall-clock and median CPU seconds of ``fn`` (CPU: this process only; on a shared
+    machine the wall time also counts waiting for a core)."""
+    fn()  # warm-up
+    times, cpu = [], []
+    for _ in range(runs):
+        if before:
+            before()
+        start, start_cpu = time.perf_counter(), time.process_time()
+        fn()
+        times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(times), statistics.median(cpu)
+
+
+def build_season(nights: int) -> tuple[str, int]:
+    """The season through the service layer; returns (group token, events)."""
+    from referee import services
+
+    token: str | None = None
+    events = 0
+    first = date(2026, 1, 2)
+    for k in range(nights):
+        size = 8 + k % 5
+        table = [PLAYERS[(k * 3 + j) % len(PLAYERS)] for j in range(size)]
+        night = services.create_night(f"Fredag {k + 1}", "SEK", table, date=first + timedelta(days=7 * k),
+                                      group="Fredagsgänget" if token is None else None, group_token=token)
+        token = token or night.group.token
+        sk = services.create_match(night, "svangknack", table, table[0], "3.00")
+        state = services.state_of(sk)
+        n = len(table)
+        for r in range(24):
+            sv = table[(state.dealer + 1) % n]
+            other = table[(state.dealer + 2 + r % (n - 2)) % n]
+            payload: dict[str, Any] = [{"participants": [sv]},
+                                       {"participants": [sv, other], "tricks": {sv: 2, other: 1}},
+                                       {"participants": [sv, other], "tricks": {sv: 0, other: 3}}][(r + k) % 3]
+            _rnd, state, _created = services.add_round(sk.id, payload)
+            events += 1
+        services.close_match(sk.id, "split")
+        kul = services.create_match(night, "kul", table[:5], table[0], "2.00")
+        while not services.state_of(services.get_match(kul.id)).finished:
+            services.add_round(kul.id, {"last_trick": table[(k + events) % 5]})
+            events += 1
+        sw_players = table[:4]
+        sw = services.create_match(night, "schwimmen", sw_players, sw_players[0], "1.00")
+        g = 0
+        while not (st := services.state_of(services.get_match(sw.id))).finished:
+            alive = [p for p, out in zip(st.players, st.out, strict=True) if not out]
+            services.add_round(sw.id, {"ended_by": "knock", "by": alive[0], "losers": [alive[(g + k) % len(alive)]]})
+            g += 1
+            events += 1
+        kn_players = table[-4:]
+        kn = services.create_match(night, "knaker", kn_players, kn_players[0], "1.00", {"payout": "loser_pays"})
+        for game in range(6):
+            order = kn_players[game % 4:] + kn_players[:game % 4]
+            services.add_round(kn.id, {"dot": {"player": order[3], "offence": "ordinary"}})
+            services.add_round(kn.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[3]]}]})
+            events += 2
+        services.close_match(kn.id)
+        events += 3
+    assert token is not None
+    return token, events
+
+
+def long_match(rounds: int) -> tuple[int, int, str]:
+    """A night with a ``rounds``-round Svängknack and a 1-round one; returns (long id, short id, view token)."""
+    from referee import services
+
+    table = PLAYERS[:5]
+    night = services.create_night("Long night", "SEK", table)
+    ids = []
+    for count in (rounds, 1):
+        match = services.create_match(night, "svangknack", table, table[0], "3.00")
+        for _ in range(count):
+            state = services.state_of(services.get_match(match.id))
+            services.add_round(match.id, {"participants": [table[(state.dealer + 1) % len(table)]]})
+        ids.append(match.id)
+    return ids[0], ids[1], night.view_token
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
+    parser.add_argument("--nights", type=int, default=52)
+    args = parser.parse_args()
+    runs = max(1, args.runs)
+
+    from referee import create_app, history
+    from referee.models import db
+
+    with tempfile.TemporaryDirectory(prefix="referee-bench-season-") as tmp:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}",
+                          "SECRET_KEY": "bench", "INSTANCE_PATH": tmp})
+        with app.app_context():
+            db.create_all()
+            start = time.perf_counter()
+            token, events = build_season(args.nights)
+            built = time.perf_counter() - start
+            long_id, short_id, view = long_match(2000)
+            db.session.remove()
+        client = app.test_client()
+        print(f"Season benchmark: median of {runs} runs after a warm-up; {os.cpu_count()} CPUs, "
+              f"load {os.getloadavg()[0]:.2f}")
+        print(f"season: {args.nights} nights, {len(PLAYERS)} players, {args.nights * 4} matches, {events} events "
+              f"(built through services in {built:.1f} s)")
+
+        def page() -> None:
+            resp = client.get(f"/groups/{token}")
+            assert resp.status_code == 200 and b"season-chart-SEK" in resp.data, resp.status_code
+
+        def sheet() -> None:
+            resp = client.get(f"/groups/{token}/season.pdf")
+            assert resp.status_code == 200 and resp.data.startswith(b"%PDF"), resp.status_code
+
+        size = len(client.get(f"/groups/{token}").data)
+        warm = median_time(page, runs)
+        cold = median_time(page, runs, before=history.clear)
+        pdf = median_time(sheet, runs)
+        pdf_size = len(client.get(f"/groups/{token}/season.pdf").data)
+
+        def line(label: str, figure: tuple[float, float], goal: float, unit: str, note: str = "") -> None:
+            scale = 1000 if unit == "ms" else 1
+            wall, cpu = figure[0] * scale, figure[1] * scale
+            print(f"{label:38s} wall {wall:8.2f} {unit} {verdict(wall < goal)}, CPU {cpu:8.2f} {unit} "
+                  f"{verdict(cpu < goal)}  (goal < {goal:g} {unit}){note}")
+
+        line("group page, warm (folds kept)", warm, GOAL_PAGE_MS, "ms", f"  {size / 1024:.0f} kB HTML")
+        line("group page, cold (folds forgotten)", cold, GOAL_PAGE_MS, "ms")
+        line("season sheet (PDF)", pdf, GOAL_SHEET_S, "s", f"  {pdf_size / 1024:.0f} kB")
+
+        assert client.get(f"/v/{view}").status_code == 302
+
+        def match_page(match_id: int) -> Callable[[], None]:
+            def get() -> None:
+                resp = client.get(f"/matches/{match_id}")
+                assert resp.status_code == 200 and b"balance-chart" in resp.data, resp.status_code
+            return get
+
+        def next_round() -> None:  # another phone enters a round: the page's kept fold is one round behind
+            from referee import services
+
+            with app.app_context():
+                state = services.state_of(services.get_match(long_id))
+                services.add_round(long_id, {"participants": [state.players[(state.dealer + 1) % 5]]})
+                db.session.remove()
+
+        short = median_time(match_page(short_id), runs)
+        long_next = median_time(match_page(long_id), runs, before=next_round)
+        long_warm = median_time(match_page(long_id), runs)
+        long_cold = median_time(match_page(long_id), runs, before=history.clear)
+        print(f"match page with chart, 1 round         wall {short[0] * 1000:6.1f} ms, CPU {short[1] * 1000:6.1f} ms")
+        for label, fig in (("2,000 rounds, warm", long_warm), ("2,000 rounds, first view after a round", long_next),
+                           ("2,000 rounds, cold (whole log folded)", long_cold)):
+            wall, cpu = fig[0] / short[0], fig[1] / short[1]
+            print(f"  {label:38s} wall {fig[0] * 1000:6.1f} ms = {wall:5.2f}x {verdict(wall <= 1.5)}, "
+                  f"CPU {fig[1] * 1000:6.1f} ms = {cpu:5.2f}x {verdict(cpu <= 1.5)}  (goal of bench/load.py: <= 1.5x)")
+
+
+if __name__ == "__main__":
+    main()

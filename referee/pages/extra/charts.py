@@ -1,0 +1,101 @@
+"""The charts' data for templates: template globals that turn ledger figures into chart geometry.
+
+Pages and sheets draw the charts with the macros of ``templates/_charts.html``;
+these globals give them the geometry (:mod:`referee.charts`) of:
+
+- ``match_chart(match)``: each player's balance after each round of a match,
+  the pot as a band (:mod:`referee.history`: the engine's own fold of the log);
+- ``result_chart(s)``: each party's result of a night (a settlement), as bars;
+- ``season_chart(season, currency)``: each player's running total over the
+  nights of one currency.
+
+A player's colour and line pattern come from their place in the group, so
+they are the same on every page and sheet of the group.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import OrderedDict
+from datetime import date as Date
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import format_date, format_decimal
+
+from referee import charts, history, services
+from referee.models import Group, Match
+from referee.pages import bp
+
+
+def styles(group: Group, names: list[str]) -> dict[str, charts.Style]:
+    """Each name's style by its place among the group's players (others after them)."""
+    order = {p.name: k for k, p in enumerate(group.players)}
+    extra = len(order)
+    out = {}
+    for name in names:
+        if name not in order:
+            order[name] = extra
+            extra += 1
+        out[name] = charts.style(order[name])
+    return out
+
+
+#: The last charts drawn, by match version and size: a match page is read many times between two rounds.
+_DRAWN: OrderedDict[tuple[Any, ...], charts.LineChart] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+@bp.app_template_global()
+def match_chart(match: Match, width: int = 360, height: int = 220) -> charts.LineChart:
+    hist = history.history(match)
+    st = styles(match.night.group, list(hist.players))
+    key = (*history.identity(match), match.created_at, match.snapshot.version, match.snapshot.next_seq, width,
+           height, tuple(st.items()))
+    with _LOCK:
+        drawn = _DRAWN.get(key)
+    if drawn is None:
+        keep = charts.sample(len(hist.seqs))  # only the points drawn are read (a long match: every n-th)
+        series = {name: [hist.balances[i][k] for i in keep] for k, name in enumerate(hist.players)}
+        drawn = charts.line_chart([hist.seqs[i] for i in keep], series, st, band=[hist.pots[i] for i in keep],
+                                  width=width, height=height, x_count=6 if width <= 400 else 10)
+        drawn = dataclasses.replace(drawn, sampled=len(keep) < len(hist.seqs))
+        with _LOCK:
+            _DRAWN[key] = drawn
+            while len(_DRAWN) > 128:
+                _DRAWN.popitem(last=False)
+    return drawn
+
+
+@bp.app_template_global()
+def result_chart(s: Any, width: int = 360) -> charts.BarChart:
+    """Bars of a settlement's night result (``s``: a ``payments.NightSettlement``), players then the pot."""
+    values = {p: s.result.get(p, 0) for p in s.parties if p in s.night.player_names or s.result.get(p)}
+    st = styles(s.night.group, list(values))
+    if services.POT_PARTY in st:
+        st[services.POT_PARTY] = charts.Style("#8a8a8a", "")
+    return charts.bar_chart(values, st, width=width)
+
+
+@bp.app_template_global()
+def season_chart(s: Any, currency: str, width: int = 360, height: int = 220) -> charts.LineChart:
+    """Each player's running total over the nights of ``currency`` (``s``: a ``season.Season``)."""
+    xs, series = s.running(currency)
+    return charts.line_chart(xs, series, styles(s.group, list(series)), width=width, height=height,
+                             x_count=min(6 if width <= 400 else 10, max(len(xs) - 1, 1)))
+
+
+@bp.app_template_filter("tick")
+def tick_label(minor: int, currency: str) -> str:
+    """A short amount for an axis: whole units without decimals, else the currency's digits."""
+    digits = services.currency_money(currency).digits
+    amount = Decimal(minor).scaleb(-digits)
+    pattern = "#,##0" if amount == amount.to_integral_value() else "#,##0." + "0" * digits
+    return str(format_decimal(amount, format=pattern))
+
+
+@bp.app_template_filter("short_date")
+def short_date(day: Date) -> str:
+    """A night's day on an axis: "20 Nov" (in the page's language)."""
+    return str(format_date(day, "d MMM"))

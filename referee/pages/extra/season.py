@@ -1,0 +1,77 @@
+"""The group page and the season sheet: standings, nights in order, brags, the season chart.
+
+Two ways in, the same page:
+
+- ``/groups/<group token>`` (and ``.../season.pdf``): the group link. The
+  token in the URL is the credential; a wrong one is a 404 that names
+  nothing and counts as a wrong token (429 after too many).
+- ``/nights/<id>/season`` (and ``.../season.pdf``): from a night of the
+  group, for any phone that may view that night. The group token is never
+  shown there to a phone without the night's edit right: the group token
+  also adds nights to the group (and so takes its carried pots), which a
+  guest's view link must not hand on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, abort, render_template, request, url_for
+from flask_babel import gettext as _
+
+from referee import ratelimit, season
+from referee.models import Group, Night
+from referee.pages import _night, bp, can_edit, can_view
+
+
+def _group(token: str) -> Group:
+    wait = ratelimit.limiter().retry_after(ratelimit.client_key())
+    if wait:
+        abort(429, _("Too many wrong links from this phone; try again in %(n)s seconds.", n=wait))
+    group = season.group_by_token(token)
+    if group is None:
+        ratelimit.limiter().failed(ratelimit.client_key())
+        abort(404)
+    return group
+
+
+def _page(group: Group, night: Night | None, token: str | None) -> Any:
+    s = season.season(group)
+    sheet = url_for("pages.group_sheet", group_token=token) if token else url_for(
+        "pages.night_season_sheet", night_id=night.id if night else 0)
+    share = None
+    if token or (night is not None and can_edit(night)):
+        share = request.host_url.rstrip("/") + url_for("pages.group_page", group_token=group.token)
+    return render_template("pages/group.html", s=s, group=group, from_night=night, sheet_url=sheet,
+                           share_url=share, can_view=can_view)
+
+
+def _sheet(group: Group) -> Response:
+    from referee.reports import pdf_response, render_pdf
+
+    s = season.season(group)
+    html = render_template("reports/season.html", s=s, group=group, night={"name": group.name})
+    return pdf_response(render_pdf(html), f"season-{group.id}.pdf")
+
+
+@bp.get("/groups/<group_token>")
+def group_page(group_token: str) -> Any:
+    return _page(_group(group_token), None, group_token)
+
+
+@bp.get("/groups/<group_token>/season.pdf")
+def group_sheet(group_token: str) -> Response:
+    return _sheet(_group(group_token))
+
+
+@bp.get("/nights/<int:night_id>/season")
+def night_season(night_id: int) -> Any:
+    nt = _night(night_id)
+    return _page(nt.group, nt, None)
+
+
+@bp.get("/nights/<int:night_id>/season.pdf")
+def night_season_sheet(night_id: int) -> Response:
+    from referee.reports import readable_night  # like every sheet: a phone with rights, or ?view= / Bearer
+
+    return _sheet(readable_night(night_id).group)

@@ -1,0 +1,195 @@
+"""A group's season: its nights with their results, standings per currency, and what players brag about.
+
+Reading only (part of the service layer). A night's result is what its
+settlement calls the result: the sum of its matches' balances per player
+(money still in a pot is not anybody's yet and is shown apart). Standings add
+the nights up **per currency**: a night in EUR and one in SEK are never
+added together. A player "took part" in a night when they played at least
+one of its matches (someone seated only to settle a carried debt did not).
+
+Nights are in calendar order: their date (or, without one, the day they
+were created), then creation order.
+
+Brags per game, from the matches' states (and, for Knaker, the fold of the
+log kept by :mod:`referee.history`):
+
+- Kul: pots won (the Kul won, KU-4, or a pot the leader awarded, SK-14);
+- Schloapfer: matches lost (the match's loser);
+- Schwimmen: wins (the winner, or each of the winners surviving together);
+- Knaker: games played, first places, the mean place, and dots taken.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date as Date
+from types import SimpleNamespace
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from referee import history, services
+from referee.models import Group, Match, Night, NightPlayer, token_key
+
+
+@dataclass
+class Standing:
+    result: int = 0
+    nights: int = 0
+    matches: int = 0
+
+
+@dataclass
+class NightRow:
+    night: Night
+    day: Date
+    result: dict[str, int]           # the night's players, in night order
+    pots: int                        # money still in pots (open matches, carried pots)
+    played: dict[str, int]           # matches played per player
+
+
+@dataclass
+class Brags:
+    """Per game, per player: the counts shown on the group page."""
+
+    kul_pots: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    schloapfer_lost: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    schwimmen_wins: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    knaker_games: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    knaker_firsts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    knaker_place_sum: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    knaker_dots: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    played: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # matches per game
+
+    def knaker_mean(self, name: str) -> float:
+        games = self.knaker_games.get(name, 0)
+        return self.knaker_place_sum.get(name, 0) / games if games else 0.0
+
+
+@dataclass
+class Season:
+    group: Group
+    nights: list[NightRow]
+    standings: dict[str, dict[str, Standing]]          # currency -> player -> standing
+    order: list[str]                                    # every player of the group, in group order
+    brags: Brags
+
+    def currencies(self) -> list[str]:
+        return list(self.standings)
+
+    def nights_in(self, currency: str) -> list[NightRow]:
+        return [row for row in self.nights if row.night.currency == currency]
+
+    def running(self, currency: str) -> tuple[list[int], dict[str, list[int]]]:
+        """Each player's running total after each night of the currency (x 0 = before the first)."""
+        rows = self.nights_in(currency)
+        names = [n for n in self.order if n in self.standings.get(currency, {})]
+        totals = dict.fromkeys(names, 0)
+        series = {n: [0] for n in names}
+        for row in rows:
+            for n in names:
+                totals[n] += row.result.get(n, 0)
+                series[n].append(totals[n])
+        return list(range(len(rows) + 1)), series
+
+    def ranked(self, currency: str) -> list[tuple[str, Standing]]:
+        table = self.standings.get(currency, {})
+        return sorted(table.items(), key=lambda kv: (-kv[1].result, self.order.index(kv[0])))
+
+
+def group_by_token(token: str) -> Group | None:
+    """The group a token opens (looked up by its hash, compared in constant time), or None."""
+    if not token or len(token) > 64:
+        return None
+    group = services.db.session.scalar(select(Group).where(Group.token_key == token_key(token)))
+    if group is None or not hmac.compare_digest(group.token.encode(), token.encode()):
+        return None
+    return group
+
+
+def season(group: Group) -> Season:
+    """The group's nights, standings per currency and brags (a few queries for the whole group, none per night)."""
+    nights = list(services.db.session.scalars(
+        select(Night).where(Night.group_id == group.id)
+        .options(selectinload(Night.matches).joinedload(Match.snapshot),
+                 selectinload(Night.seats).joinedload(NightPlayer.player))))
+    nights.sort(key=lambda n: (n.date or n.created_at.date(), n.id))
+    order = [p.name for p in group.players]
+    rows: list[NightRow] = []
+    standings: dict[str, dict[str, Standing]] = {}
+    brags = Brags()
+    for night in nights:
+        row = _night_row(night, brags)
+        rows.append(row)
+        table = standings.setdefault(night.currency, {})
+        for name, amount in row.result.items():
+            if name not in table and not row.played.get(name):
+                continue  # seated, never played, no result yet: not in the standings
+            st = table.setdefault(name, Standing())
+            st.result += amount
+            st.matches += row.played.get(name, 0)
+            st.nights += 1 if row.played.get(name) else 0
+    standings = {cur: table for cur, table in standings.items() if table}  # nights where nobody played yet
+    for name in (n for table in standings.values() for n in table):
+        if name not in order:
+            order.append(name)
+    return Season(group=group, nights=rows, standings=standings, order=order, brags=brags)
+
+
+def _night_row(night: Night, brags: Brags) -> NightRow:
+    result = dict.fromkeys(night.player_names, 0)
+    played: dict[str, int] = defaultdict(int)
+    pots = 0
+    for match in night.matches:
+        state = _stored(match)
+        for name, amount in zip(state.players, state.balances, strict=True):
+            result[name] = result.get(name, 0) + amount
+            played[name] += 1
+        pots += state.pot - getattr(state, "carried_in", 0)
+        _brag(match, state, brags)
+    return NightRow(night=night, day=night.date or night.created_at.date(), result=result, pots=pots,
+                    played=dict(played))
+
+
+def _stored(match: Match) -> SimpleNamespace:
+    """The match's snapshot fields as attributes, without rebuilding the engine's state.
+
+    The season reads a handful of fields (players, balances, pot, winner,
+    loser ...) of every match of every night; rebuilding each full state
+    (:func:`services.state_of`) cost half the page's time for a 52-night
+    season. The snapshot is the engine's own record (``records.dump``: the
+    state's fields by name), so this reads the same values.
+    """
+    return SimpleNamespace(**match.snapshot.state)
+
+
+def _brag(match: Match, state: object, brags: Brags) -> None:
+    players = getattr(state, "players", ())
+    brags.played[match.game] += 1
+    if match.game == "kul":
+        winner = getattr(state, "winner", None)
+        if winner is None and getattr(state, "closed_how", None) == "award":
+            winner = getattr(state, "closed_to", None)
+        if winner is not None:
+            brags.kul_pots[players[winner]] += 1
+    elif match.game == "schloapfer":
+        loser = getattr(state, "loser", None)
+        if loser is not None:
+            brags.schloapfer_lost[players[loser]] += 1
+    elif match.game == "schwimmen":
+        winners = getattr(state, "winners", None) or ()
+        winner = getattr(state, "winner", None)
+        for seat in set(winners) | ({winner} if winner is not None else set()):
+            brags.schwimmen_wins[players[seat]] += 1
+    elif match.game == "knaker":
+        hist = history.history(match)
+        for game in hist.knaker_games:
+            for seat, name in enumerate(hist.players):
+                brags.knaker_games[name] += 1
+                brags.knaker_place_sum[name] += game.places[seat]
+                brags.knaker_firsts[name] += 1 if game.places[seat] == 1 else 0
+                brags.knaker_dots[name] += game.dots[seat]
+        for seat, name in enumerate(hist.players):
+            brags.knaker_dots[name] += hist.open_dots[seat] if hist.open_dots else 0
