@@ -27,7 +27,7 @@ from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.messages import explain
 from referee.models import Match, Night
-from referee.pages import round_forms
+from referee.pages import error_rows, round_forms
 from referee.pages.forms import (
     CloseForm,
     MatchForm,
@@ -465,6 +465,7 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
         rounds=services.recent_rounds(match, None if request.args.get("all") else HISTORY),
         total_rounds=match.snapshot.next_seq - 1,
         error=error, error_field=field, posted=posted or {}, conflict=conflict,
+        error_rows=error_rows.rows(error, posted, view, match.game, list(match.seats)),
         close_form=close_form, money=money)
     return body, status
 
@@ -534,17 +535,28 @@ def void_round(match_id: int, seq: int) -> Any:
 
 @bp.post("/matches/<int:match_id>/close")
 def close_match(match_id: int) -> Any:
+    """Closing asks once more (issue 19): the first post shows what will happen, ``confirm`` does it.
+
+    A second step page works with and without JavaScript; a close can still be
+    undone from the history (Reopen…, a void of the close), as long as no later
+    night took a carried pot.
+    """
     m = _match(match_id, edit=True)
     form = CloseForm()
     form.to.choices = list(m.seats)
     if not form.validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
+    to = form.to.data if form.pot.data == "award" else None
+    known = to is None or to in m.seats  # an unknown player goes straight to the engine's refusal
+    if request.form.get("confirm") != "yes" and known:
+        return render_template("pages/close_confirm.html", match=m, night=m.night, form=form, to=to,
+                               state=services.state_of(m), money=services.night_money(m.night))
     try:
-        services.close_match(match_id, form.pot.data, form.to.data if form.pot.data == "award" else None)
+        services.close_match(match_id, form.pot.data, to)
     except (RuleViolation, BadInput) as exc:
         return render_match(services.get_match(match_id), error=exc, status=422)
     flash(_("The match is closed."), "ok")
-    return redirect(url_for("pages.night", night_id=m.night_id))
+    return redirect(url_for("pages.match", match_id=match_id))
 
 
 from referee.pages import extra  # noqa: E402  (extra pages register on bp)

@@ -173,7 +173,7 @@ CASES: list[Case] = [
     Case("void_round", "pages.void_round", lambda w: f"/matches/{w.matches['kul']}/rounds/1/void",
          lambda _w: {"reason": "Wrong player"}, text=("reason",)),
     Case("close_match", "pages.close_match", lambda w: f"/matches/{w.matches['kul']}/close",
-         lambda _w: {"pot": "award", "to": "Cia"}, required=("pot",), text=("to",)),
+         lambda _w: {"pot": "award", "to": "Cia", "confirm": "yes"}, required=("pot",), text=("to",)),
     Case("knaker_referee", "pages.knaker_referee", lambda _w: "/referee/knaker",
          lambda _w: {"pile": "5H 6S", "lays": "hand:7D", "action": "ask"}, text=("pile", "lays", "history", "typed"),
          numbers=("dots",), stores=False, accepted=200),

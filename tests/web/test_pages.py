@@ -130,7 +130,14 @@ def test_void_and_close_through_pages(client: Any) -> None:
     page = client.get(f"/matches/{match_id}/rounds/2/void").get_data(as_text=True)
     assert "Last trick: Bo" in page
     assert client.post(f"/matches/{match_id}/rounds/2/void", data={"reason": "misread"}).status_code == 302
-    assert client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna"}).status_code == 302
+    # Closing asks once more (issue 19): the first post only shows what will happen.
+    first = client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna"})
+    assert first.status_code == 200 and "Close the match?" in first.get_data(as_text=True)
+    assert "the pot went to Anna" in first.get_data(as_text=True)
+    with client.application.app_context():
+        assert not services.state_of(services.get_match(match_id)).finished
+    assert client.post(f"/matches/{match_id}/close",
+                       data={"pot": "award", "to": "Anna", "confirm": "yes"}).status_code == 302
     with client.application.app_context():
         state = services.state_of(services.get_match(match_id))
         assert state.finished and state.pot == 0

@@ -1,0 +1,112 @@
+"""Measurements for "one thumb at a noisy table" (issue 19), shared by the per-game browser tests.
+
+- :func:`small_targets`: every interactive element (buttons, links outside
+  running text, inputs, selects, summaries) measured with Playwright's
+  ``bounding_box``; anything under 44×44 CSS px is reported. A checkbox or
+  radio counts with its label, because a tap on the label is a tap on it
+  (the pages hide the native box inside a big label).
+- :func:`save_in_view`: the primary action's box lies inside the viewport.
+- :func:`axe_violations`: axe-core (from the npm registry, ``make axe``) run
+  in the page; the page's CSP forbids inline scripts, but Playwright's
+  ``evaluate`` runs in the page's main world regardless of it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import PHONE
+
+MIN = 44
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules.axe" / "package" / "axe.min.js"
+
+INTERACTIVE = ("a[href], button, input:not([type=hidden]), select, textarea, summary, "
+               "[role=button], [tabindex]:not([tabindex='-1'])")
+
+#: A link in running text (WCAG 2.5.8's "inline" exception): inside a paragraph that has other words.
+_IN_TEXT = """el => {
+  if (el.tagName !== 'A') return false;
+  const p = el.closest('p');
+  if (!p) return false;
+  const rest = p.innerText.replace(el.innerText, '');
+  return /[\\p{L}\\p{N}]{2,}/u.test(rest);
+}"""
+
+_DESCRIBE = """el => {
+  const id = el.id ? '#' + el.id : '';
+  const name = el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : '';
+  const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 30);
+  return `${el.tagName.toLowerCase()}${id}${name} "${text}"`;
+}"""
+
+
+def open_details(page: Any) -> None:
+    """Open every <details> so the controls inside are measured too."""
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+
+
+def small_targets(page: Any) -> list[str]:
+    """Every visible interactive element smaller than 44×44 CSS px, described, with its size."""
+    found: list[str] = []
+    elements = page.locator(INTERACTIVE)
+    for i in range(elements.count()):
+        el = elements.nth(i)
+        if not el.is_visible() and el.evaluate("e => e.type !== 'checkbox' && e.type !== 'radio'"):
+            continue
+        if el.evaluate(_IN_TEXT):
+            continue
+        boxes = [el.bounding_box()]
+        if el.evaluate("e => e.type === 'checkbox' || e.type === 'radio'"):
+            labels = el.evaluate("e => Array.from(e.labels || []).length")
+            for j in range(labels):
+                label = el.locator(f"xpath=(//label[@for='{el.get_attribute('id')}'] | ancestor::label)[{j + 1}]")
+                if label.count() and label.first.is_visible():
+                    boxes.append(label.first.bounding_box())
+        boxes = [b for b in boxes if b and b["width"] > 0 and b["height"] > 0]
+        if not boxes:
+            continue
+        best = max(boxes, key=lambda b: min(b["width"], b["height"]))
+        if best["width"] < MIN - 0.5 or best["height"] < MIN - 0.5:
+            found.append(f"{el.evaluate(_DESCRIBE)} {best['width']:.0f}×{best['height']:.0f}")
+    return found
+
+
+def assert_targets(page: Any, where: str) -> int:
+    """Fail with the list of small targets; returns how many elements were measured."""
+    open_details(page)
+    small = small_targets(page)
+    assert not small, f"{where}: targets under {MIN}×{MIN} px: {small}"
+    return int(page.locator(INTERACTIVE).count())
+
+
+def save_in_view(page: Any, selector: str) -> dict[str, float]:
+    """The primary button's box, asserted to lie wholly inside the 390×844 viewport."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 0.5, (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, (selector, box)
+    assert box["width"] >= MIN and box["height"] >= MIN, (selector, box)
+    return dict(box)
+
+
+def axe_violations(page: Any) -> list[str]:
+    """axe-core's violations on the current page, one line each (rule, impact, where)."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make axe` (make test does)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("""async () => {
+      const r = await axe.run(document, {resultTypes: ['violations']});
+      const where = v => v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ');
+      return r.violations.map(v => `${v.id} (${v.impact}): ${where(v)}`);
+    }""")
+    return list(result)
+
+
+def assert_axe(page: Any, where: str) -> None:
+    found = axe_violations(page)
+    assert not found, f"axe on {where} ({page.url}): {found}"
