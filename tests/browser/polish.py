@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,54 @@ def axe_violations(page: Any) -> list[str]:
 def assert_axe(page: Any, where: str) -> None:
     found = axe_violations(page)
     assert not found, f"axe on {where} ({page.url}): {found}"
+
+
+def every_language(page: Any, base: str, paths: list[str]) -> None:
+    """axe and the target sizes on every page in sv, de and en (the language switch, as a user taps it)."""
+    for code in ("sv", "de", "en"):
+        for path in paths:
+            page.goto(f"{base}/lang/{code}?next={path}")
+            assert page.locator("html").get_attribute("lang") == code
+            assert_axe(page, f"{path} [{code}]")
+            assert_targets(page, f"{path} [{code}]")
+
+
+def start_match(page: Any, base: str, night_url: str, game: str, sit_out: tuple[str, ...] = (),
+                stake: str = "1.00", options: dict[str, str] | None = None) -> tuple[str, str]:
+    """A new match through the new-match page (measured and checked with axe); returns its and the form's path."""
+    page.goto(night_url)
+    page.get_by_role("link", name="New match").tap()
+    page.get_by_role("heading", name="New match").wait_for()
+    select = page.locator('select[name="game"]')
+    if select.input_value() != game:
+        with page.expect_navigation():
+            select.select_option(game)
+    form_path = page.url.removeprefix(base).split("?")[0]
+    for name in sit_out:
+        page.locator("#seats .seat", has_text=name).locator("label").tap()
+    for name, value in (options or {}).items():
+        field = page.locator(f'[name="opt_{name}"]')
+        if field.get_attribute("type") == "checkbox":
+            field.set_checked(value == "on")
+        else:
+            field.select_option(value)
+    page.get_by_label("First dealer").select_option("Anna")
+    page.get_by_label("Stake").fill(stake)
+    assert_targets(page, f"new {game} match")
+    assert_axe(page, f"new {game} match")
+    page.get_by_role("button", name="Start the match").tap()
+    page.wait_for_url(re.compile(r".*/matches/\d+$"))
+    return page.url.removeprefix(base), form_path
+
+
+def close_confirmed(page: Any) -> None:
+    """Close the match the way the leader does: the close box, the confirmation page (measured), Confirm."""
+    page.locator("details.close-box summary").tap()
+    page.locator("details.close-box").get_by_role("button", name="Close the match").tap()
+    page.get_by_role("heading", name="Close the match?").wait_for()
+    assert_targets(page, "close confirmation")
+    assert_axe(page, "close confirmation")
+    page.locator("#confirm-close").tap()
+    page.locator(".flash.ok", has_text="The match is closed").wait_for()
+    assert page.locator("#finished, #end").count() >= 1
+    assert page.locator("#save-round, #kn-save, details.close-box").count() == 0

@@ -19,21 +19,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LiveServer, new_night, watch
-from tests.browser.polish import assert_axe, assert_targets, save_in_view
+from tests.browser.polish import assert_axe, assert_targets, every_language, save_in_view
 
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Fia", "Gustav", "Hanna"]
-
-
-def every_language(page: Any, base: str, paths: list[str]) -> None:
-    """axe and the target sizes on every page in sv, de and en (the language switch, as a user taps it)."""
-    for code in ("sv", "de", "en"):
-        for path in paths:
-            page.goto(f"{base}/lang/{code}?next={path}")
-            assert page.locator("html").get_attribute("lang") == code
-            assert_axe(page, f"{path} [{code}]")
-            assert_targets(page, f"{path} [{code}]")
 
 
 def test_svangknack_with_eight_players_one_thumb(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
