@@ -46,8 +46,15 @@ _DESCRIBE = """el => {
 
 
 def open_details(page: Any) -> None:
-    """Open every <details> so the controls inside are measured too."""
-    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    """Open every <details> so the controls inside are measured too (marked, to be closed again)."""
+    page.evaluate("document.querySelectorAll('details:not([open])').forEach(d => {"
+                  " d.open = true; d.dataset.measureOpened = '1'; })")
+
+
+def close_details(page: Any) -> None:
+    """Close what :func:`open_details` opened: the page is left as the user had it."""
+    page.evaluate("document.querySelectorAll('details[data-measure-opened]').forEach(d => {"
+                  " d.open = false; delete d.dataset.measureOpened; })")
 
 
 def small_targets(page: Any) -> list[str]:
@@ -80,6 +87,7 @@ def assert_targets(page: Any, where: str) -> int:
     """Fail with the list of small targets; returns how many elements were measured."""
     open_details(page)
     small = small_targets(page)
+    close_details(page)
     assert not small, f"{where}: targets under {MIN}×{MIN} px: {small}"
     return int(page.locator(INTERACTIVE).count())
 
