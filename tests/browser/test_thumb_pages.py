@@ -69,3 +69,20 @@ def test_every_other_page_in_three_languages(live_server: LiveServer, phone: Any
         assert box["y"] + box["height"] <= 844, (i, box)
     page.screenshot(path=str(artifacts / "after-kul.png"))
     assert watched.problems == []
+
+
+def test_the_measurements_can_fail(phone: Any) -> None:
+    """The checks are real: a 20 px button, a 20 px link on its own and a link-less image are caught."""
+    from tests.browser.polish import axe_violations, save_in_view, small_targets
+
+    phone.set_content('<main><button style="height:20px;min-height:0">tiny</button>'
+                      '<p><a href="/x" style="font-size:12px">alone</a></p>'
+                      '<p>In a sentence, <a href="/y">this link</a> is exempt.</p>'
+                      '<label><input type="checkbox" name="big" style="width:44px;height:44px"> ok</label>'
+                      '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'
+                      '<button id="low" style="position:absolute;top:900px;height:50px">below</button></main>')
+    small = small_targets(phone)
+    assert len(small) == 2 and small[0].startswith('button "tiny"') and small[1].startswith('a "alone"'), small
+    assert any(v.startswith("image-alt") for v in axe_violations(phone))
+    with pytest.raises(AssertionError):
+        save_in_view(phone, "#low")
