@@ -17,9 +17,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.browser.conftest import PHONE
+from tests.components import missing
 
 MIN = 44
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +104,7 @@ def save_in_view(page: Any, selector: str) -> dict[str, float]:
 def axe_violations(page: Any) -> list[str]:
     """axe-core's violations on the current page, one line each (rule, impact, where)."""
     if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `make axe` (make test does)")
+        missing(f"axe-core ({AXE}; `make axe`, which `make test` runs)")
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE.read_text(encoding="utf-8"))
     result = page.evaluate("""async () => {
