@@ -173,10 +173,27 @@ def test_svangknack_with_eight_players_one_thumb(live_server: LiveServer, phone:
     assert_targets(page, "settlement after a payment")
     assert_axe(page, "settlement after a payment")
     shot("settlement-paid")
+    # Voiding the payment asks once more.
+    page.locator(".void-payment").first.get_by_role("button", name="Void").tap()
+    page.get_by_role("heading", name="Void this payment?").wait_for()
+    assert_targets(page, "void payment confirmation")
+    assert_axe(page, "void payment confirmation")
+    page.locator("#confirm-void-payment").tap()
+    page.locator(".flash.ok", has_text="The payment is void").wait_for()
     page.get_by_role("link", name="Anna").first.tap()
     page.get_by_role("heading", name="Payment details of Anna").wait_for()
     details_path = page.url.removeprefix(base)
     assert_targets(page, "payment details")
+
+    # A new edit link asks once more too.
+    page.goto(night_url)
+    page.locator("details", has_text="Edit link for a second phone").locator("summary").tap()
+    page.get_by_role("button", name="New edit link (logs out other phones)").tap()
+    page.get_by_role("heading", name="New edit link?").wait_for()
+    assert_targets(page, "new edit link confirmation")
+    assert_axe(page, "new edit link confirmation")
+    page.locator("#revoke-confirm").get_by_role("link").tap()
+    page.get_by_role("heading", name="Svängknack på åtta").wait_for()
 
     every_language(page, base, [night_path, new_match_path, match_path, void_path, settlement_path, details_path])
     assert watched.problems == []

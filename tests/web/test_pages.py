@@ -212,7 +212,11 @@ def test_revoking_the_edit_link_logs_out_other_phones(client: Any, app: Any) -> 
     second.get(f"/e/{old_edit}")
     assert 'name="last_trick"' in second.get(f"/matches/{match_id}").get_data(as_text=True)  # may enter deals
     assert second.post(f"/nights/{night_id}/players", data={"name": "Eva"}).status_code == 302
-    assert client.post(f"/nights/{night_id}/revoke", data={}).status_code == 302
+    # A new edit link asks once more (issue 19): the first post changes nothing.
+    first = client.post(f"/nights/{night_id}/revoke", data={})
+    assert first.status_code == 200 and "New edit link?" in first.get_data(as_text=True)
+    assert second.post(f"/nights/{night_id}/players", data={"name": "Eve"}).status_code == 302
+    assert client.post(f"/nights/{night_id}/revoke", data={"confirm": "yes"}).status_code == 302
     # the second phone lost its edit right; the old link opens nothing; the leader's phone keeps it
     assert second.post(f"/nights/{night_id}/players", data={"name": "Fia"}).status_code == 403
     assert 'name="last_trick"' not in second.get(f"/matches/{match_id}").get_data(as_text=True)
