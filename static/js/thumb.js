@@ -25,3 +25,14 @@
     summarise(form, out);
   });
 })();
+
+// A refused round marks its rows (.row-error); bring the first one into view when the save bar or the
+// page's length hides it, so the leader does not hunt for it.
+(function () {
+  var bad = document.querySelector("main .row-error");
+  if (!bad) return;
+  bad = bad.querySelector("[role=alert]") || bad;  // a row with its own message (Knaker's dots): show that
+  var bar = document.querySelector(".savebar"), rect = bad.getBoundingClientRect();
+  var bottom = window.innerHeight - (bar ? bar.offsetHeight : 0);
+  if (rect.top < 0 || rect.bottom > bottom) bad.scrollIntoView({ block: "center" });
+})();
