@@ -8,7 +8,7 @@ WORKERS ?= 2
 THREADS ?= 150
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
-.PHONY: run test lint check translations messages deps-system browser-engine bench soak clean
+.PHONY: run test lint check translations messages deps-system browser-engine axe bench soak clean
 
 ## The engine in the browser (Pyodide from the npm registry, pinned) and the engine bundle built from
 ## the source; both under static/pyodide/, which git ignores.
@@ -52,6 +52,19 @@ $(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py refere
 
 browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/referee_engine.zip
 
+## axe-core for the browser tests' accessibility checks (npm registry, pinned; git ignores it).
+AXE_VERSION := 4.14.1
+AXE_DIR := node_modules.axe
+$(AXE_DIR)/.version-$(AXE_VERSION):
+	@command -v npm >/dev/null || { echo "installing npm (Debian)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; fi; }
+	rm -rf $(AXE_DIR) && mkdir -p $(AXE_DIR)
+	cd $(AXE_DIR) && npm pack --silent axe-core@$(AXE_VERSION) >/dev/null && tar xzf axe-core-$(AXE_VERSION).tgz package/axe.min.js package/LICENSE
+	touch $@
+
+axe: $(AXE_DIR)/.version-$(AXE_VERSION)
+
 ## make run: install, create or migrate the database, serve with gunicorn.
 run: $(VENV)/.installed translations browser-engine
 	$(VENV)/bin/flask --app referee db upgrade
@@ -70,7 +83,7 @@ deps-system:
 	else echo "not allowed to install:$$missing (the tests needing them will skip)"; fi
 
 ## make test: install what the tests need and run them all (SQLite and PostgreSQL).
-test: $(VENV)/.installed-test translations deps-system browser-engine
+test: $(VENV)/.installed-test translations deps-system browser-engine axe
 	$(VENV)/bin/ruff check referee tests bench
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q $(PYTEST_ARGS)
@@ -88,4 +101,4 @@ soak: $(VENV)/.installed-test deps-system
 	$(PY) bench/soak.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts $(PYODIDE_DIR)
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts $(PYODIDE_DIR) $(AXE_DIR)

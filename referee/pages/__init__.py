@@ -27,7 +27,7 @@ from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.messages import explain
 from referee.models import Match, Night
-from referee.pages import round_forms
+from referee.pages import error_rows, round_forms
 from referee.pages.forms import (
     CloseForm,
     MatchForm,
@@ -314,6 +314,13 @@ def revoke(night_id: int) -> Any:
     nt = _night(night_id, edit=True)
     if not RoundForm().validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
+    if request.form.get("confirm") != "yes":
+        return render_template("pages/confirm.html", night=nt, form=RoundForm(), title=_("New edit link?"),
+                               lines=[_("The old edit link stops working, and every other phone that used it "
+                                        "loses its right to enter rounds; this phone keeps it.")],
+                               back=url_for("pages.night", night_id=night_id), back_label=nt.name,
+                               action=request.path, fields={}, button=_("New edit link (logs out other phones)"),
+                               button_id="confirm-revoke", box_id="revoke-confirm")
     services.revoke_edit_token(nt)
     grant(services.get_night(night_id), edit=True)
     flash(_("The old edit link no longer works; other phones must be given the new one."), "ok")
@@ -375,6 +382,10 @@ def void_payment(night_id: int, payment_id: int) -> Any:
     form = VoidForm()
     if not form.validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
+    if request.form.get("confirm") != "yes":
+        page = _confirm_void_payment(nt, payment_id, form)
+        if page is not None:
+            return page
     try:
         payments.void_payment(nt, payment_id, form.reason.data or "")
     except (RuleViolation, BadInput) as exc:
@@ -384,6 +395,33 @@ def void_payment(night_id: int, payment_id: int) -> Any:
     else:
         flash(_("The payment is void."), "ok")
     return redirect(url_for("pages.settlement", night_id=night_id))
+
+
+def _confirm_void_payment(nt: Night, payment_id: int, form: VoidForm) -> Any:
+    """The second step of voiding a payment: which payment, then Confirm or Back (issue 19).
+
+    None when there is no such open payment: the void itself then says why (or 404s).
+    """
+    s = payments.settlement(nt)
+    p = next((p for p in s.payments + s.carries_out if p.id == payment_id and not p.void), None)
+    if p is None:
+        return None
+    back = url_for("pages.settlement", night_id=nt.id)
+    amount = money_filter(p.amount, nt.currency)
+    party = {services.POT_PARTY: _("the pot (game leader)")}
+    payer, payee = party.get(p.payer, p.payer), party.get(p.payee or "", p.payee)
+    if p.kind == "payment":
+        what = _("%(payer)s paid %(payee)s %(amount)s", payer=payer, payee=payee, amount=amount)
+    elif p.kind == "opening":
+        what = _("Opening balance of %(name)s: %(amount)s", name=payer, amount=amount)
+    else:
+        what = _("Carried to a later night: %(name)s %(amount)s", name=payer, amount=amount)
+    return render_template("pages/confirm.html", night=nt, form=form, title=_("Void this payment?"),
+                           lines=[what, _("The payment stays in the list, struck through, and the amount is "
+                                          "open again.")],
+                           back=back, back_label=_("Settlement"), action=request.path,
+                           fields={"reason": form.reason.data or None}, button=_("Void"),
+                           button_id="confirm-void-payment", box_id="void-payment-confirm")
 
 
 @bp.post("/nights/<int:night_id>/carry")
@@ -480,6 +518,7 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
         rounds=services.recent_rounds(match, None if request.args.get("all") else HISTORY),
         total_rounds=match.snapshot.next_seq - 1,
         error=error, error_field=field, posted=posted or {}, conflict=conflict,
+        error_rows=error_rows.rows(error, posted, view, match.game, list(match.seats)),
         close_form=close_form, money=money)
     return body, status
 
@@ -549,17 +588,33 @@ def void_round(match_id: int, seq: int) -> Any:
 
 @bp.post("/matches/<int:match_id>/close")
 def close_match(match_id: int) -> Any:
+    """Closing asks once more (issue 19): the first post shows what will happen, ``confirm`` does it.
+
+    A second step page works with and without JavaScript; a close can still be
+    undone from the history (Reopen…, a void of the close), as long as no later
+    night took a carried pot.
+    """
     m = _match(match_id, edit=True)
     form = CloseForm()
     form.to.choices = list(m.seats)
     if not form.validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
+    to = form.to.data if form.pot.data == "award" else None
+    known = to is None or to in m.seats  # an unknown player goes straight to the engine's refusal
+    if request.form.get("confirm") != "yes" and known:
+        back = url_for("pages.match", match_id=match_id)
+        return render_template("pages/close_confirm.html", match=m, night=m.night, form=form, to=to,
+                               pot=form.pot.data, state=services.state_of(m), title=_("Close the match?"),
+                               back=back, back_label=_("Back to the match"), action=request.path,
+                               crumb=f"{games.TITLES.get(m.game, m.game)} #{m.id}",
+                               fields={"pot": form.pot.data, "to": to}, button=_("Close the match"),
+                               button_id="confirm-close", box_id="close-confirm")
     try:
-        services.close_match(match_id, form.pot.data, form.to.data if form.pot.data == "award" else None)
+        services.close_match(match_id, form.pot.data, to)
     except (RuleViolation, BadInput) as exc:
         return render_match(services.get_match(match_id), error=exc, status=422)
     flash(_("The match is closed."), "ok")
-    return redirect(url_for("pages.night", night_id=m.night_id))
+    return redirect(url_for("pages.match", match_id=match_id))
 
 
 from referee.pages import extra  # noqa: E402  (extra pages register on bp)

@@ -94,11 +94,13 @@ def option_texts(game: str, described: list[dict[str, Any]]) -> list[dict[str, A
     """
     from referee.pages import round_forms
 
-    texts = round_forms.option_text(game)
+    texts, names = round_forms.option_text(game), round_forms.choice_text(game)
     out = []
     for opt in described:
         label, doc = texts.get(opt["name"], (opt["name"], opt["doc"]))
-        out.append(opt | {"label": label, "doc": doc})
+        named = names.get(opt["name"], {})
+        choices = [(c, named.get(c, c)) for c in opt.get("choices") or []]
+        out.append(opt | {"label": label, "doc": doc, "choice_labels": choices})
     return out
 
 

@@ -257,8 +257,11 @@ def test_svangknack_night_on_a_phone(live_server: LiveServer, phone: Any, artifa
     page.locator("details.close-box summary").tap()
     page.get_by_label("The pot").select_option("split")
     page.locator("details.close-box").get_by_role("button", name="Close the match").tap()
+    page.locator("#confirm-close").tap()  # closing asks once more (issue 19)
     page.locator(".flash.ok", has_text="The match is closed").wait_for()
-    assert page.url == night_url
+    assert page.url == f"{live_server.url}/matches/{match_id}"  # the closed match is shown, finished
+    assert page.locator("#round-form").count() == 0 and page.locator("#dealer").count() == 0
+    page.goto(night_url)
     assert "closed" in page.locator("ul.list li", has_text=f"#{match_id}").inner_text()
     assert shown_balances(page) == CLOSED
     assert page.locator("text=In pots still on the table").count() == 0

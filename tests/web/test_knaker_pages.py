@@ -135,7 +135,7 @@ def test_five_dots_disqualify_and_the_result_must_say_so(client: Any) -> None:
     resp = game(client, match_id, kind_0="out", step_0="1", kind_1="lost", step_1="2", kind_2="out", step_2="3")
     html = resp.get_data(as_text=True)
     assert resp.status_code == 422 and "(KN-16.8)" in html
-    assert re.search(r'<p class="error" role="alert">[^<]*\(KN-16\.8\)\.</p>\s*<button type="submit" name="save"', html)
+    assert re.search(r'<p class="error" role="alert">[^<]*\(KN-16\.8\)\.</p>\s*<div class="savebar">', html)
     assert re.search(r'name="kind_1" class="kn-kind">.*?<option value="lost" selected>', html, re.S)
     assert re.search(r'name="step_2" class="kn-step">.*?<option value="3" selected>', html, re.S)
     assert len(payloads(client, match_id)) == 2  # the two dots only
@@ -184,7 +184,7 @@ def test_refused_game_is_shown_next_to_the_events(client: Any, fields: dict[str,
     resp = game(client, match_id, **fields)
     html = resp.get_data(as_text=True)
     assert resp.status_code == 422 and f"({rule})" in html
-    shown = rf'<p class="error" role="alert">[^<]*\({re.escape(rule)}\)\.</p>\s*<button type="submit" name="save"'
+    shown = rf'<p class="error" role="alert">[^<]*\({re.escape(rule)}\)\.</p>\s*<div class="savebar">'
     assert re.search(shown, html)
     for key, value in fields.items():
         assert re.search(rf'name="{key}" class="kn-\w+">.*?<option value="{value}" selected>', html, re.S)
@@ -250,7 +250,7 @@ def test_games_table_void_guest_and_close(client: Any, app: Any) -> None:
     guest.get(f"/v/{view}")
     page = guest.get(f"/matches/{match_id}").get_data(as_text=True)
     assert 'id="kn-form"' not in page and "Standings" in page and "no dots" in page
-    assert client.post(f"/matches/{match_id}/close", data={"pot": "split"}).status_code == 302
+    assert client.post(f"/matches/{match_id}/close", data={"pot": "split", "confirm": "yes"}).status_code == 302
     assert state(client, match_id).finished
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert 'id="kn-form"' not in page and "The match is closed." in page and "Match closed" in page

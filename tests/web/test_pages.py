@@ -130,7 +130,14 @@ def test_void_and_close_through_pages(client: Any) -> None:
     page = client.get(f"/matches/{match_id}/rounds/2/void").get_data(as_text=True)
     assert "Last trick: Bo" in page
     assert client.post(f"/matches/{match_id}/rounds/2/void", data={"reason": "misread"}).status_code == 302
-    assert client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna"}).status_code == 302
+    # Closing asks once more (issue 19): the first post only shows what will happen.
+    first = client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna"})
+    assert first.status_code == 200 and "Close the match?" in first.get_data(as_text=True)
+    assert "the pot went to Anna" in first.get_data(as_text=True)
+    with client.application.app_context():
+        assert not services.state_of(services.get_match(match_id)).finished
+    assert client.post(f"/matches/{match_id}/close",
+                       data={"pot": "award", "to": "Anna", "confirm": "yes"}).status_code == 302
     with client.application.app_context():
         state = services.state_of(services.get_match(match_id))
         assert state.finished and state.pot == 0
@@ -205,7 +212,11 @@ def test_revoking_the_edit_link_logs_out_other_phones(client: Any, app: Any) -> 
     second.get(f"/e/{old_edit}")
     assert 'name="last_trick"' in second.get(f"/matches/{match_id}").get_data(as_text=True)  # may enter deals
     assert second.post(f"/nights/{night_id}/players", data={"name": "Eva"}).status_code == 302
-    assert client.post(f"/nights/{night_id}/revoke", data={}).status_code == 302
+    # A new edit link asks once more (issue 19): the first post changes nothing.
+    first = client.post(f"/nights/{night_id}/revoke", data={})
+    assert first.status_code == 200 and "New edit link?" in first.get_data(as_text=True)
+    assert second.post(f"/nights/{night_id}/players", data={"name": "Eve"}).status_code == 302
+    assert client.post(f"/nights/{night_id}/revoke", data={"confirm": "yes"}).status_code == 302
     # the second phone lost its edit right; the old link opens nothing; the leader's phone keeps it
     assert second.post(f"/nights/{night_id}/players", data={"name": "Fia"}).status_code == 403
     assert 'name="last_trick"' not in second.get(f"/matches/{match_id}").get_data(as_text=True)

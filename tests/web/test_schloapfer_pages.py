@@ -200,8 +200,8 @@ def test_rule_error_next_to_the_eyes(client: Any, fields: dict[str, str], rule: 
     errors = re.findall(r'<p class="error" role="alert">([^<]+)</p>', html)
     assert len(errors) == 1 and expected in errors[0], errors
     assert f"({rule})" in errors[0]
-    # Just above the eyes table: after the hint, before the count of eyes left.
-    assert html.index(errors[0]) < html.index('id="eyes-left"') < html.index('class="sl-eyes"')
+    # Just above the eyes table; the count of eyes left is in the save bar below it (issue 19).
+    assert html.index(errors[0]) < html.index('class="sl-eyes"') < html.index('id="eyes-left"')
     for key, value in fields.items():  # the form keeps what was typed
         if key.startswith("eyes_"):
             assert f'name="{key}" inputmode="numeric"' in html
@@ -247,11 +247,11 @@ def test_history_summary_void_and_close(client: Any) -> None:
     assert client.post(f"/matches/{match_id}/rounds/1/void", data={"reason": "misdeal"}).status_code == 302
     assert standing(client, match_id)["Anna"] == (0, 0, 0, "in")
     # Close, the pot of 6.00 split three ways: 2.00 back to each, all square.
-    resp = client.post(f"/matches/{match_id}/close", data={"pot": "split", "to": "Anna"})
+    resp = client.post(f"/matches/{match_id}/close", data={"pot": "split", "to": "Anna", "confirm": "yes"})
     assert resp.status_code == 302
     html = page(client, match_id)
     assert 'id="round-form"' not in html and 'id="end">The match is closed.<' in html
-    assert "Closed: split" in html and "misdeal" in html
+    assert "Closed: the pot was split among all players" in html and "misdeal" in html
     assert html.count("SEK\xa00.00") >= 4  # three balances and the pot
 
 

@@ -53,3 +53,9 @@ def error_field(game: str, rule: str) -> str:
 def option_text(game: str) -> dict[str, tuple[Any, Any]]:
     module = MODULES.get(game)
     return {} if module is None else dict(getattr(module, "OPTION_TEXT", {}))
+
+
+def choice_text(game: str) -> dict[str, dict[Any, Any]]:
+    """``CHOICE_TEXT = {option: {value: lazily translated name}}``: what the new-match form shows for a value."""
+    module = MODULES.get(game)
+    return {} if module is None else dict(getattr(module, "CHOICE_TEXT", {}))

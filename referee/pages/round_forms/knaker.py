@@ -27,10 +27,15 @@ from werkzeug.datastructures import MultiDict
 from referee.engine import BadInput
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
-    "payout": (_l("Payout"), _l("Money per game: none (standings only), loser_pays (the last place pays the "
+    "payout": (_l("Payout"), _l("Money per game: none (standings only), last pays (the last place pays the "
                                 "stake to every other player) or pot (everyone stakes, the first place takes "
                                 "it) (KN-L).")),
     "double_deck": (_l("Double deck"), _l("Two decks, 110 cards, for up to 12 players (KN-17).")),
+}
+
+#: What the new-match form shows for each option value (never the code).
+CHOICE_TEXT: dict[str, dict[Any, Any]] = {
+    "payout": {"none": _l("none"), "loser_pays": _l("last pays"), "pot": _l("pot")},
 }
 
 #: Rule ID -> the form field group the error is shown next to ("events": the

@@ -11,6 +11,9 @@ OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "marks_to_win": (_l("Marks to win"), _l("The first player with this many last tricks takes the pot (KU-4).")),
 }
 
+#: What the new-match form shows for each option value.
+CHOICE_TEXT: dict[str, dict[Any, Any]] = {"marks_to_win": {3: _l("3 marks"), 2: _l("2 marks")}}
+
 ERROR_FIELDS: dict[str, str] = {"KU-3": "last_trick", "KU-4": "last_trick"}
 
 

@@ -15,8 +15,8 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
-    "scoring": (_l("Scoring"), _l("loser_pays: the last player left pays the stake to every other player (SL-9); "
-                                  "pot: everyone pays the stake into a pot, every ring costs one more stake, the "
+    "scoring": (_l("Scoring"), _l("Loser pays: the last player left pays the stake to every other player (SL-9). "
+                                  "Pot: everyone pays the stake into a pot, every ring costs one more stake, the "
                                   "first to five points takes the pot (SL-10).")),
     "two_strokes_with_three": (_l("Two strokes with three players"),
                                _l("With exactly three players in the match, two strokes are at stake in a deal "
@@ -27,6 +27,9 @@ OPTION_TEXT: dict[str, tuple[Any, Any]] = {
                      _l("The top card of the stock fixes trumps and the dealer may pass too (SL-12; at most five "
                         "players).")),
 }
+
+#: What the new-match form shows for each option value (never the code).
+CHOICE_TEXT: dict[str, dict[Any, Any]] = {"scoring": {"loser_pays": _l("loser pays"), "pot": _l("pot")}}
 
 #: Rule ID -> the form field group the error is shown next to. A malformed
 #: count (``BadInput`` on ``eyes.<name>``) is shown in that player's row.

@@ -27,17 +27,25 @@ OPTION_TEXT: dict[str, tuple[Any, Any]] = {
                             "(Swiss Jass deck with the sixes, played counter-clockwise) (SW-1).")),
     "feuer": (_l("Feuer"), _l("Three aces are Feuer: they count 32, end the game at once and every other "
                               "player loses a life (SW-3, SW-5).")),
-    "ties": (_l("Equal lowest values"), _l("all_lose: everyone with the lowest value loses a life; "
-                                          "higher_hand: the higher suit (clubs, spades, hearts, diamonds) or "
+    "ties": (_l("Equal lowest values"), _l("All lose: everyone with the lowest value loses a life. "
+                                          "Higher hand: the higher suit (clubs, spades, hearts, diamonds) or "
                                           "rank wins the tie (SW-6).")),
-    "losers": (_l("Who loses a life"), _l("lowest: the lowest hand; twenty_or_less: everyone with 20 or less "
-                                          "plus the lowest above 20, but never the best hand (SW-6).")),
+    "losers": (_l("Who loses a life"), _l("The lowest hand, or everyone with 20 or less plus the lowest above "
+                                          "20, but never the best hand (SW-6).")),
     "lives": (_l("Lives"), _l("Lives each player starts with (matches or coins); after the last one a player "
                               "swims, and goes under at the next loss (SW-7).")),
     "simultaneous_out": (_l("Everyone goes under at once"),
-                         _l("all_survive: they all win and share the pot; stechen: they play a deciding game, "
+                         _l("All survive: they all win and share the pot. Stechen: they play a deciding game, "
                             "each swimming (SW-8).")),
     "pay_per_life": (_l("Pay per life"), _l("Every lost life also costs the stake into the pot (SW-9).")),
+}
+
+#: What the new-match form shows for each option value (never the code).
+CHOICE_TEXT: dict[str, dict[Any, Any]] = {
+    "deck": {32: _l("32 cards"), 36: _l("36 cards"), 52: _l("52 cards")},
+    "ties": {"all_lose": _l("all lose"), "higher_hand": _l("higher hand")},
+    "losers": {"lowest": _l("the lowest hand"), "twenty_or_less": _l("20 or less")},
+    "simultaneous_out": {"all_survive": _l("all survive"), "stechen": "Stechen"},
 }
 
 #: Rule ID -> the form field group the error is shown next to. BadInput

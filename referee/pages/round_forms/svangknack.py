@@ -8,11 +8,17 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
-    "first_pot": (_l("First pot"), _l("Who pays into the first pot: every player (all) or only the dealer "
-                                      "(dealer_only) (SK-5).")),
+    "first_pot": (_l("First pot"), _l("Who pays into the first pot: every player or only the dealer (SK-5).")),
     "forced_participation": (_l("Forced participation"),
-                             _l("Must everyone play: never, in the first round of every fresh pot (fresh_pot), "
+                             _l("Must everyone play: never, in the first round of every fresh pot, "
                                 "or always (SK-10).")),
+}
+
+#: What the new-match form shows for each option value (never the code).
+CHOICE_TEXT: dict[str, dict[Any, Any]] = {
+    "first_pot": {"all": _l("every player"), "dealer_only": _l("only the dealer")},
+    "forced_participation": {"never": _l("never"), "fresh_pot": _l("first round of a fresh pot"),
+                             "always": _l("always")},
 }
 
 #: Rule ID -> the form field group the error is shown next to.

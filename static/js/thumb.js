@@ -1,0 +1,38 @@
+// The save bar's running summary (issue 19): what was tapped, in one line next to the save button.
+// Every checked choice of a round form that carries data-say, grouped by its player row
+// ([data-name]); the bar's data-empty text when nothing is tapped. Without JavaScript the bar
+// still holds the save button, so nothing depends on this.
+(function () {
+  function summarise(form, out) {
+    var parts = [], byRow = {}, order = [];
+    form.querySelectorAll("input[data-say]:checked").forEach(function (input) {
+      var row = input.closest("[data-name]"), name = row ? row.dataset.name : "";
+      if (!(name in byRow)) { byRow[name] = []; order.push(name); }
+      byRow[name].push(input);
+    });
+    order.forEach(function (name) {
+      var inputs = byRow[name], strong = inputs.filter(function (i) { return !i.hasAttribute("data-say-weak"); });
+      // A weak choice ("knocked") says nothing more once a strong one ("2 tricks") is tapped in its row.
+      var says = (strong.length ? strong : inputs).map(function (i) { return i.dataset.say; });
+      parts.push((name ? name + " " : "") + says.join(", "));
+    });
+    out.textContent = parts.length ? parts.join(" · ") : (out.dataset.empty || "");
+  }
+  document.querySelectorAll("form [data-bar-summary]").forEach(function (out) {
+    var form = out.closest("form");
+    // app.js's handler (registered first) has already ticked the knock of a player given tricks.
+    form.addEventListener("change", function () { summarise(form, out); });
+    summarise(form, out);
+  });
+})();
+
+// A refused round marks its rows (.row-error); bring the first one into view when the save bar or the
+// page's length hides it, so the leader does not hunt for it.
+(function () {
+  var bad = document.querySelector("main .row-error");
+  if (!bad) return;
+  bad = bad.querySelector("[role=alert]") || bad;  // a row with its own message (Knaker's dots): show that
+  var bar = document.querySelector(".savebar"), rect = bad.getBoundingClientRect();
+  var bottom = window.innerHeight - (bar ? bar.offsetHeight : 0);
+  if (rect.top < 0 || rect.bottom > bottom) bad.scrollIntoView({ block: "center" });
+})();

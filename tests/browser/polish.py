@@ -1,0 +1,171 @@
+"""Measurements for "one thumb at a noisy table" (issue 19), shared by the per-game browser tests.
+
+- :func:`small_targets`: every interactive element (buttons, links outside
+  running text, inputs, selects, summaries) measured with Playwright's
+  ``bounding_box``; anything under 44×44 CSS px is reported. A checkbox or
+  radio counts with its label, because a tap on the label is a tap on it
+  (the pages hide the native box inside a big label).
+- :func:`save_in_view`: the primary action's box lies inside the viewport.
+- :func:`axe_violations`: axe-core (from the npm registry, ``make axe``) run
+  in the page; the page's CSP forbids inline scripts, but Playwright's
+  ``evaluate`` runs in the page's main world regardless of it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.browser.conftest import PHONE
+from tests.components import missing
+
+MIN = 44
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules.axe" / "package" / "axe.min.js"
+
+INTERACTIVE = ("a[href], button, input:not([type=hidden]), select, textarea, summary, "
+               "[role=button], [tabindex]:not([tabindex='-1'])")
+
+#: A link in running text (WCAG 2.5.8's "inline" exception): inside a paragraph that has other words.
+_IN_TEXT = """el => {
+  if (el.tagName !== 'A') return false;
+  const p = el.closest('p');
+  if (!p) return false;
+  const rest = p.innerText.replace(el.innerText, '');
+  return /[\\p{L}\\p{N}]{2,}/u.test(rest);
+}"""
+
+_DESCRIBE = """el => {
+  const id = el.id ? '#' + el.id : '';
+  const name = el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : '';
+  const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 30);
+  return `${el.tagName.toLowerCase()}${id}${name} "${text}"`;
+}"""
+
+
+def open_details(page: Any) -> None:
+    """Open every <details> so the controls inside are measured too (marked, to be closed again)."""
+    page.evaluate("document.querySelectorAll('details:not([open])').forEach(d => {"
+                  " d.open = true; d.dataset.measureOpened = '1'; })")
+
+
+def close_details(page: Any) -> None:
+    """Close what :func:`open_details` opened: the page is left as the user had it."""
+    page.evaluate("document.querySelectorAll('details[data-measure-opened]').forEach(d => {"
+                  " d.open = false; delete d.dataset.measureOpened; })")
+
+
+def small_targets(page: Any) -> list[str]:
+    """Every visible interactive element smaller than 44×44 CSS px, described, with its size."""
+    found: list[str] = []
+    elements = page.locator(INTERACTIVE)
+    for i in range(elements.count()):
+        el = elements.nth(i)
+        if not el.is_visible() and el.evaluate("e => e.type !== 'checkbox' && e.type !== 'radio'"):
+            continue
+        if el.evaluate(_IN_TEXT):
+            continue
+        boxes = [el.bounding_box()]
+        if el.evaluate("e => e.type === 'checkbox' || e.type === 'radio'"):
+            labels = el.evaluate("e => Array.from(e.labels || []).length")
+            for j in range(labels):
+                label = el.locator(f"xpath=(//label[@for='{el.get_attribute('id')}'] | ancestor::label)[{j + 1}]")
+                if label.count() and label.first.is_visible():
+                    boxes.append(label.first.bounding_box())
+        boxes = [b for b in boxes if b and b["width"] > 0 and b["height"] > 0]
+        if not boxes:
+            continue
+        best = max(boxes, key=lambda b: min(b["width"], b["height"]))
+        if best["width"] < MIN - 0.5 or best["height"] < MIN - 0.5:
+            found.append(f"{el.evaluate(_DESCRIBE)} {best['width']:.0f}×{best['height']:.0f}")
+    return found
+
+
+def assert_targets(page: Any, where: str) -> int:
+    """Fail with the list of small targets; returns how many elements were measured."""
+    open_details(page)
+    small = small_targets(page)
+    close_details(page)
+    assert not small, f"{where}: targets under {MIN}×{MIN} px: {small}"
+    return int(page.locator(INTERACTIVE).count())
+
+
+def save_in_view(page: Any, selector: str) -> dict[str, float]:
+    """The primary button's box, asserted to lie wholly inside the 390×844 viewport."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 0.5, (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, (selector, box)
+    assert box["width"] >= MIN and box["height"] >= MIN, (selector, box)
+    return dict(box)
+
+
+def axe_violations(page: Any) -> list[str]:
+    """axe-core's violations on the current page, one line each (rule, impact, where)."""
+    if not AXE.exists():
+        missing(f"axe-core ({AXE}; `make axe`, which `make test` runs)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("""async () => {
+      const r = await axe.run(document, {resultTypes: ['violations']});
+      const where = v => v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ');
+      return r.violations.map(v => `${v.id} (${v.impact}): ${where(v)}`);
+    }""")
+    return list(result)
+
+
+def assert_axe(page: Any, where: str) -> None:
+    found = axe_violations(page)
+    assert not found, f"axe on {where} ({page.url}): {found}"
+
+
+def every_language(page: Any, base: str, paths: list[str]) -> None:
+    """axe and the target sizes on every page in sv, de and en (the language switch, as a user taps it)."""
+    for code in ("sv", "de", "en"):
+        for path in paths:
+            page.goto(f"{base}/lang/{code}?next={path}")
+            assert page.locator("html").get_attribute("lang") == code
+            assert_axe(page, f"{path} [{code}]")
+            assert_targets(page, f"{path} [{code}]")
+
+
+def start_match(page: Any, base: str, night_url: str, game: str, sit_out: tuple[str, ...] = (),
+                stake: str = "1.00", options: dict[str, str] | None = None) -> tuple[str, str]:
+    """A new match through the new-match page (measured and checked with axe); returns its and the form's path."""
+    page.goto(night_url)
+    page.get_by_role("link", name="New match").tap()
+    page.get_by_role("heading", name="New match").wait_for()
+    select = page.locator('select[name="game"]')
+    if select.input_value() != game:
+        with page.expect_navigation():
+            select.select_option(game)
+    form_path = page.url.removeprefix(base).split("?")[0]
+    for name in sit_out:
+        page.locator("#seats .seat", has_text=name).locator("label").tap()
+    for name, value in (options or {}).items():
+        field = page.locator(f'[name="opt_{name}"]')
+        if field.get_attribute("type") == "checkbox":
+            field.set_checked(value == "on")
+        else:
+            field.select_option(value)
+    page.get_by_label("First dealer").select_option("Anna")
+    page.get_by_label("Stake").fill(stake)
+    assert_targets(page, f"new {game} match")
+    assert_axe(page, f"new {game} match")
+    page.get_by_role("button", name="Start the match").tap()
+    page.wait_for_url(re.compile(r".*/matches/\d+$"))
+    return page.url.removeprefix(base), form_path
+
+
+def close_confirmed(page: Any) -> None:
+    """Close the match the way the leader does: the close box, the confirmation page (measured), Confirm."""
+    page.locator("details.close-box summary").tap()
+    page.locator("details.close-box").get_by_role("button", name="Close the match").tap()
+    page.get_by_role("heading", name="Close the match?").wait_for()
+    assert_targets(page, "close confirmation")
+    assert_axe(page, "close confirmation")
+    page.locator("#confirm-close").tap()
+    page.locator(".flash.ok", has_text="The match is closed").wait_for()
+    assert page.locator("#finished, #end").count() >= 1
+    assert page.locator("#save-round, #kn-save, details.close-box").count() == 0
