@@ -71,6 +71,28 @@ def test_every_other_page_in_three_languages(live_server: LiveServer, phone: Any
     assert watched.problems == []
 
 
+def test_season_pages_in_three_languages(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
+    """The group page and a night's season page (issue 14) meet the same bar: axe clean, 44 px targets."""
+    from referee import services
+
+    page, base = phone, live_server.url
+    watched = watch(page, artifacts, "thumb-season-")
+    with live_server.app.app_context():
+        first = services.create_night("Fredag 1", "SEK", PLAYERS, group="Fredagsgänget")
+        group_token = first.group.token
+        for night in (first, services.create_night("Fredag 2", "SEK", PLAYERS, group_token=group_token)):
+            kul = services.create_match(night, "kul", PLAYERS, "Anna", "1.00").id
+            for winner in ("Bo", "Cia", "Bo", "Bo"):
+                services.add_round(kul, {"last_trick": winner})
+            sk = services.create_match(night, "svangknack", PLAYERS, "Anna", "3.00").id
+            services.add_round(sk, {"svangare": "Bo", "participants": ["Bo"]})
+        token, night_id = first.edit_token, first.id
+    page.goto(f"{base}/e/{token}")
+    every_language(page, base, [f"/groups/{group_token}", f"/nights/{night_id}/season"])
+    page.screenshot(path=str(artifacts / "after-season.png"), full_page=True)
+    assert watched.problems == []
+
+
 def test_the_measurements_can_fail(phone: Any) -> None:
     """The checks are real: a 20 px button, a 20 px link on its own and a link-less image are caught."""
     from tests.browser.polish import axe_violations, save_in_view, small_targets
