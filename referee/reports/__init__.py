@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask_babel import gettext as _
 from weasyprint import HTML
 
 from referee import games, services
@@ -104,6 +105,22 @@ def protocol(match_id: int) -> Response:
     return pdf_response(render_pdf(html), f"protocol-{match.game}-{match.id}.pdf")
 
 
+@bp.app_template_global()
+def svangknack_grid(rounds: list[Step]) -> Any:
+    """The rounds of a Svängknack protocol as a text grid (``reports/_grid.html``)."""
+    from referee.reports.rounds import svangknack_grid as grid
+
+    return grid(rounds)
+
+
+@bp.app_template_global()
+def svangknack_balances(rounds: list[Step], seats: list[str]) -> Any:
+    """The running balances of a protocol as text grids, as many players to a grid as fit."""
+    from referee.reports.rounds import balance_grids
+
+    return balance_grids(rounds, seats)
+
+
 def protocol_html(match: Match) -> str:
     module = games.game(match.game)
     money = services.night_money(match.night)
@@ -121,16 +138,18 @@ def settlement_sheet(night_id: int) -> Response:
 def settlement_html(night: Night) -> str:
     """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes."""
     from referee import payments
-    from referee.pages import qr_svg
+    from referee.reports.codes import qr_img
 
     s = payments.settlement(night)
     details = payments.player_details(night)
     rows = []
     for why in payments.explain(s, s.plan):
         qr = payments.payment_qr(night, details.get(why.payee), why.amount)
-        rows.append({"why": why, "qr": qr_svg(qr[1], scale=2) if qr else None, "qr_kind": qr[0] if qr else None})
+        kind = ("Swish" if qr[0] == "swish" else "GiroCode (EPC)") if qr else None
+        rows.append({"why": why, "qr": qr_img(qr[1], kind) if qr else None, "qr_kind": qr[0] if qr else None})
     record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
-    return render_template("reports/settlement.html", night=night, s=s, rows=rows, record_qr=qr_svg(record, 2),
+    return render_template("reports/settlement.html", night=night, s=s, rows=rows,
+                           record_qr=qr_img(record, _("Online record")),
                            record_url=record, pot_party=services.POT_PARTY)
 
 

@@ -1,0 +1,44 @@
+"""QR codes for the printed sheets: small PNG images, not inline SVG.
+
+Why PNG: WeasyPrint draws an inline SVG QR code by parsing and stroking its
+path, hundreds of segments per code; the settlement sheet's 15 codes took a
+quarter of its render time that way (see ``bench/pdf.py`` and the README's
+Speed section). A PNG is embedded once as an image XObject and costs next
+to nothing to place. Each module is 4x4 pixels and the sheet asks for
+``image-rendering: pixelated`` (the PDF's ``/Interpolate false``), so viewers
+and printers keep the edges sharp; tests render the sheet and decode the
+codes with zbar.
+
+The codes are built by :func:`referee.payment_codes.qr_code` (level M, UTF-8,
+no boosting), as EPC069-12 and Swish ask. Building one means trying all eight
+masks (segno, pure Python, about 3 ms a code); a sheet is printed again and
+again during a night with the same payments, and the settlement page shows
+the same codes, so built images are kept per payload (least recently used,
+bounded).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from functools import lru_cache
+
+from markupsafe import Markup, escape
+
+from referee.payment_codes import qr_code
+
+#: Pixels per QR module in the PNG.
+MODULE_PX = 4
+
+
+@lru_cache(maxsize=512)
+def png_data_uri(payload: str) -> str:
+    """The QR code of ``payload`` as a ``data:image/png`` URI (four-module quiet zone)."""
+    buffer = io.BytesIO()
+    qr_code(payload).save(buffer, kind="png", scale=MODULE_PX, border=4)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def qr_img(payload: str, alt: str) -> Markup:
+    """An ``<img>`` of the QR code for a sheet; its size comes from the sheet's CSS."""
+    return Markup('<img class="qr" src="{}" alt="{}">').format(png_data_uri(payload), escape(alt))
