@@ -13,7 +13,7 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import gettext as _
 from weasyprint import HTML
 
@@ -21,6 +21,7 @@ from referee import games, services
 from referee.engine import RuleViolation
 from referee.models import Match, Night, Round
 from referee.pages import can_view
+from referee.reports import sheet
 
 bp = Blueprint("reports", __name__)
 
@@ -148,9 +149,19 @@ def settlement_html(night: Night) -> str:
         kind = ("Swish" if qr[0] == "swish" else "GiroCode (EPC)") if qr else None
         rows.append({"why": why, "qr": qr_img(qr[1], kind) if qr else None, "qr_kind": qr[0] if qr else None})
     record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
+    money_text = current_app.jinja_env.filters["money"]
+
+    def money(minor: int) -> str:
+        return str(money_text(minor, night.currency))
+
+    def party(name: str) -> str:
+        return _("the pot (game leader)") if name == services.POT_PARTY else name
+
     return render_template("reports/settlement.html", night=night, s=s, rows=rows,
-                           record_qr=qr_img(record, _("Online record")),
-                           record_url=record, pot_party=services.POT_PARTY)
+                           results=sheet.results_grid(s, money, party),
+                           transfers=sheet.transfers_grid(rows, money, party),
+                           record_qr=qr_img(record, _("Online record")), record_url=record,
+                           pot_party=services.POT_PARTY)
 
 
 @bp.get("/nights/<int:night_id>/export.csv")

@@ -4,10 +4,10 @@ Why PNG: WeasyPrint draws an inline SVG QR code by parsing and stroking its
 path, hundreds of segments per code; the settlement sheet's 15 codes took a
 quarter of its render time that way (see ``bench/pdf.py`` and the README's
 Speed section). A PNG is embedded once as an image XObject and costs next
-to nothing to place. Each module is 4x4 pixels and the sheet asks for
+to nothing to place. Each module is one pixel and the sheet asks for
 ``image-rendering: pixelated`` (the PDF's ``/Interpolate false``), so viewers
-and printers keep the edges sharp; tests render the sheet and decode the
-codes with zbar.
+and printers scale it up with sharp edges; tests render the sheet and decode
+the codes with zbar.
 
 The codes are built by :func:`referee.payment_codes.qr_code` (level M, UTF-8,
 no boosting), as EPC069-12 and Swish ask. Building one means trying all eight
@@ -28,14 +28,24 @@ from markupsafe import Markup, escape
 from referee.payment_codes import qr_code
 
 #: Pixels per QR module in the PNG.
-MODULE_PX = 4
+MODULE_PX = 1
 
 
 @lru_cache(maxsize=512)
 def png_data_uri(payload: str) -> str:
-    """The QR code of ``payload`` as a ``data:image/png`` URI (four-module quiet zone)."""
+    """The QR code of ``payload`` as a ``data:image/png`` URI (four-module quiet zone).
+
+    An 8-bit grey PNG, one pixel per module: WeasyPrint embeds such a PNG as
+    it is, while a 1-bit one (segno's own PNG) is converted to RGB and encoded
+    again on every render.
+    """
+    from PIL import Image
+
+    matrix = qr_code(payload).matrix_iter(scale=MODULE_PX, border=4)
+    rows = [bytes(0 if dark else 255 for dark in row) for row in matrix]
+    image = Image.frombytes("L", (len(rows[0]), len(rows)), b"".join(rows))
     buffer = io.BytesIO()
-    qr_code(payload).save(buffer, kind="png", scale=MODULE_PX, border=4)
+    image.save(buffer, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 

@@ -63,16 +63,17 @@ class Grid:
                  for col, c, w in zip(self.columns, cells, self.widths, strict=True)]
         return (" " * GAP).join(parts).rstrip()
 
-    def lines_of(self, row: Row) -> list[str]:
+    def lines_of(self, row: Row, titles: bool = False) -> list[str]:
         """The row as one or more lines (wrapped columns continue below, others stay blank)."""
         pieces = [textwrap.wrap(c, w, break_long_words=True, break_on_hyphens=False) or [""]
-                  if col.wrap and len(c) > w else [c]
+                  if (col.wrap or titles) and len(c) > w else [c]
                   for col, c, w in zip(self.columns, row.cells, self.widths, strict=True)]
         height = max(len(p) for p in pieces)
         return [self.line([p[k] if k < len(p) else "" for p in pieces]) for k in range(height)]
 
     def header(self) -> str:
-        return self.line([c.title for c in self.columns])
+        """The titles; a title wider than its column's values wraps onto a second line (or more)."""
+        return "\n".join(self.lines_of(Row([c.title for c in self.columns]), titles=True))
 
     def body(self) -> Markup:
         """The rows as lines of text (HTML-escaped); void rows inside ``<s class="void">``."""
@@ -118,14 +119,26 @@ class Grid:
 
 
 def fit(columns: Sequence[Column], rows: Sequence[Row], page: int = PAGE_CHARS) -> Grid:
-    """Widths: each column as wide as its widest cell or title; wrap columns give way to fit ``page``."""
-    widths = [max([len(c.title)] + [len(r.cells[k]) for r in rows]) for k, c in enumerate(columns)]
+    """Widths: each column as wide as its widest cell and title, then made to fit ``page`` characters.
+
+    First titles wider than their column's values wrap (down to their longest
+    word), then ``wrap`` columns give way (down to 12 characters), widest first.
+    """
+    values = [max([0] + [len(r.cells[k]) for r in rows]) for k in range(len(columns))]
+    words = [max(len(word) for word in c.title.split() or [""]) for c in columns]
+    widths = [max(v, len(c.title)) for v, c in zip(values, columns, strict=True)]
     over = sum(widths) + GAP * (len(widths) - 1) - page
+    for k in sorted(range(len(columns)), key=lambda i: values[i] - widths[i]):
+        if over <= 0:
+            break
+        take = min(over, widths[k] - max(values[k], words[k]))
+        if take > 0:
+            widths[k] -= take
+            over -= take
     wrapping = [k for k, c in enumerate(columns) if c.wrap]
     while over > 0 and wrapping:
         k = max(wrapping, key=lambda i: widths[i])
-        floor = max(len(columns[k].title), 12)
-        take = min(over, widths[k] - floor)
+        take = min(over, widths[k] - max(words[k], 12))
         if take <= 0:
             break
         widths[k] -= take

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.pdf_helpers import first_page_png, pdf_text
+from tests.pdf_helpers import first_page_png, page_qr_codes, pdf_text
 from tests.web.helpers import Api, dec
 
 
@@ -166,3 +166,22 @@ def test_settlement_sheet_pdf(client: Any, artifacts: Path) -> None:
     assert "Signatures" in text
     assert client.get(f"/nights/{api.night['id']}/settlement.pdf").status_code == 403
     first_page_png(resp.data, artifacts / "pdf" / "settlement.png")
+
+
+def test_settlement_sheet_qr_codes_scan(client: Any, tmp_path: Path) -> None:
+    """The sheet's QR codes (PNG images, one pixel a module, drawn unsmoothed) read back as printed."""
+    from referee.payment_codes import swish_payload
+
+    api, _ = kul_night(client, players=["Anna", "Bo", "Cia", "Dan", "Eva"])
+    api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details", {"swish": "0701234567"})
+    resp = client.get(f"/nights/{api.night['id']}/settlement.pdf?view={api.night['view_token']}")
+    codes = page_qr_codes(resp.data, 1, tmp_path, dpi=200)
+    from referee.models import Night, db
+
+    with client.application.app_context():
+        night = db.session.get(Night, api.night["id"])
+        assert night is not None
+        message = f"{night.name} {night.date or night.created_at.date()}"
+    assert codes.count(swish_payload("0701234567", 200, message)) == 4  # everybody else pays Cia 2.00
+    assert any(code.endswith(f"/v/{api.night['view_token']}") for code in codes), codes  # the online record
+    assert len(codes) == 5
