@@ -1,23 +1,27 @@
 """Load benchmark: round entry and the match page against a bare-insert floor.
 
-Run from the repository root: ``.venv/bin/python bench/load.py`` (about two
+Run from the repository root: ``.venv/bin/python bench/load.py`` (about three
 minutes) or ``.venv/bin/python bench/load.py --quick`` (a smoke run).
 
-It starts the app with gunicorn (2 sync workers, SQLite in a temporary
-directory) on loopback and measures three things:
+It starts the app with gunicorn as ``make run`` does (2 gthread workers,
+SQLite in a temporary directory) on loopback. The clients behave like
+phones: each keeps its connection open (HTTP/1.1 keep-alive) and has its own
+night and Svängknack match. It measures:
 
-1. Round entry: N concurrent clients, each with its own night and
-   Svängknack match, loop for the duration: enter a valid round through the
-   JSON API, then read the match page (HTML, with the view-link session).
-2. The floor: the same clients hammer ``POST /bench/floor`` (one SQLite
+1. Phones: loop for the duration: enter a valid round through the JSON API,
+   then read the match page (HTML, with the view-link session).
+2. Rounds only: the same without the page.
+3. The floor: the same clients hammer ``POST /bench/floor`` (one SQLite
    insert in the same app, same server, same database) for the same duration.
    Round entry does strictly more work; the goal is that it costs at most
-   twice as much (rounds/s >= half the floor's inserts/s) with p99 < 100 ms.
-3. Page size: one match with many rounds and one with a single round; the
+   twice as much (rounds/s >= half the floor's inserts/s, in phase 1 and in
+   phase 2) with p99 < 100 ms.
+4. Page size: one match with many rounds and one with a single round; the
    median time of sequential GETs of each match page. The page reads the
    state from the snapshot (no replay), so a long match should cost at most
    1.5 times a short one.
 
+``--threads 0`` runs sync workers instead (a new connection per request).
 A benchmark, not a test: it always exits 0 and prints PASS/MISS per goal.
 Clients are threads of this process with stdlib ``http.client`` (no new
 dependencies); the server's two workers are the bottleneck, the clients

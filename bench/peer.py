@@ -105,7 +105,7 @@ class Ihatemoney:
 def install(target: Path, version: str) -> Path:
     """A virtualenv with ihatemoney and gunicorn from PyPI, in ``target``."""
     subprocess.run([sys.executable, "-m", "venv", str(target)], check=True)
-    subprocess.run([str(target / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+    subprocess.run([str(target / "bin" / "python"), "-m", "pip", "install", "-qq", "--disable-pip-version-check",
                     f"ihatemoney=={version}", "gunicorn"], check=True)
     return target
 
@@ -259,6 +259,7 @@ def report(args: argparse.Namespace, results: dict[str, Phase]) -> None:
     print(line("ours: rounds", r, rounds.elapsed, "rounds"))
     print(line("ihatemoney, basic auth", b, basic.elapsed, "bills "))
     print(line("ihatemoney, token", t, token.elapsed, "bills "))
+    print("(failed: answers other than 201, e.g. 500 when SQLite stayed locked; not counted in the throughput)")
     print()
     for label, other, timings in (("basic auth", basic_rate, b), ("token", token_rate, t)):
         print(f"ours / ihatemoney ({label}): throughput {ours_rate:.0f} / {other:.0f} = "
