@@ -97,25 +97,23 @@ class Grid:
         return edges
 
     def rules_css(self, row_rules: bool = False) -> str:
-        """CSS backgrounds: a vertical rule at each of :meth:`edges`, and a rule under every line if asked.
+        """CSS background: the vertical rules at :meth:`edges` (and a rule under each line if asked).
 
-        Each rule is a one-colour image of its own, placed and sized (a gradient
-        with many stops costs WeasyPrint far more to draw); the line rule is one
-        small image repeated down the block.
+        One small SVG image, one line of text high, repeated down the block:
+        WeasyPrint draws a repeated image as one pattern, where a rule of its
+        own per column (a gradient each) cost a seventh of the protocol's time.
         """
-        images = ["linear-gradient(to right, #999 .4pt, transparent .4pt)"] * len(self.edges())
-        positions = [f"{PAD_PT + e * CHAR_PT - .2:.2f}pt 0" for e in self.edges()]
-        sizes = ["1pt 100%"] * len(self.edges())
-        repeats = ["no-repeat"] * len(self.edges())
+        width = sum(self.widths) * CHAR_PT + GAP * (len(self.widths) - 1) * CHAR_PT + 2 * PAD_PT + 1
+        rects = [f"<rect x='{PAD_PT + e * CHAR_PT - .2:.2f}' y='0' width='.4' height='{LINE_PT:g}' fill='%23999'/>"
+                 for e in self.edges()]
         if row_rules:
-            images.append(f"linear-gradient(to bottom, transparent {LINE_PT - .4:g}pt, #ccc {LINE_PT - .4:g}pt)")
-            positions.append("0 0")
-            sizes.append(f"100% {LINE_PT:g}pt")
-            repeats.append("repeat")
-        if not images:
+            rects.append(f"<rect x='0' y='{LINE_PT - .4:g}' width='{width:.1f}' height='.4' fill='%23ccc'/>")
+        if not rects:
             return ""
-        return (f"background-image: {', '.join(images)}; background-position: {', '.join(positions)}; "
-                f"background-size: {', '.join(sizes)}; background-repeat: {', '.join(repeats)}")
+        svg = (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:.1f}pt' height='{LINE_PT:g}pt' "
+               f"viewBox='0 0 {width:.1f} {LINE_PT:g}'>{''.join(rects)}</svg>")
+        return (f'background-image: url("data:image/svg+xml,{svg}"); background-size: {width:.1f}pt {LINE_PT:g}pt; '
+                "background-repeat: repeat-y")
 
 
 def fit(columns: Sequence[Column], rows: Sequence[Row], page: int = PAGE_CHARS) -> Grid:
