@@ -46,15 +46,18 @@ def steps(match: Match) -> list[Step]:
     module = games.game(match.game)
     money = services.night_money(match.night)
     state = services.initial_state(match)
+    state_json = module.state_json(state, money)
     out: list[Step] = []
     for rnd in match.rounds:
-        before = state
+        before, before_json = state, state_json  # the state after the last event, and its JSON (made once)
         if not rnd.void:
             try:
                 state = services.apply_event(match, state, rnd.kind, rnd.payload)
             except RuleViolation:  # cannot happen for a stored log; shown as-is if it does
                 state = before
-        out.append(Step(rnd, module.state_json(before, money), module.state_json(state, money), before, state))
+        if state is not before:
+            state_json = module.state_json(state, money)
+        out.append(Step(rnd, before_json, state_json, before, state))
     return out
 
 
