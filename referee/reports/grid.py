@@ -117,26 +117,20 @@ class Grid:
 
 
 def fit(columns: Sequence[Column], rows: Sequence[Row], page: int = PAGE_CHARS) -> Grid:
-    """Widths: each column as wide as its widest cell and title, then made to fit ``page`` characters.
+    """Widths: each column as wide as its widest cell (or the longest word of its title), within ``page``.
 
-    First titles wider than their column's values wrap (down to their longest
-    word), then ``wrap`` columns give way (down to 12 characters), widest first.
+    A title wider than its column wraps onto a second header line rather than
+    widen every row (every character of every row costs drawing time). When
+    the rows are still wider than ``page``, ``wrap`` columns give way (down to
+    12 characters), widest first.
     """
-    values = [max([0] + [len(r.cells[k]) for r in rows]) for k in range(len(columns))]
-    words = [max(len(word) for word in c.title.split() or [""]) for c in columns]
-    widths = [max(v, len(c.title)) for v, c in zip(values, columns, strict=True)]
+    widths = [max([max(len(word) for word in c.title.split() or [""])] + [len(r.cells[k]) for r in rows])
+              for k, c in enumerate(columns)]
     over = sum(widths) + GAP * (len(widths) - 1) - page
-    for k in sorted(range(len(columns)), key=lambda i: values[i] - widths[i]):
-        if over <= 0:
-            break
-        take = min(over, widths[k] - max(values[k], words[k]))
-        if take > 0:
-            widths[k] -= take
-            over -= take
     wrapping = [k for k, c in enumerate(columns) if c.wrap]
     while over > 0 and wrapping:
         k = max(wrapping, key=lambda i: widths[i])
-        take = min(over, widths[k] - max(words[k], 12))
+        take = min(over, widths[k] - max(len(columns[k].title.split()[0]) if columns[k].title else 0, 12))
         if take <= 0:
             break
         widths[k] -= take
