@@ -259,7 +259,7 @@ def report(args: argparse.Namespace, results: dict[str, Phase]) -> None:
     print(line("ours: rounds", r, rounds.elapsed, "rounds"))
     print(line("ihatemoney, basic auth", b, basic.elapsed, "bills "))
     print(line("ihatemoney, token", t, token.elapsed, "bills "))
-    print("(failed: answers other than 201, e.g. 500 when SQLite stayed locked; not counted in the throughput)")
+    print("(failed: answers other than 201, by status; not counted in the throughput)")
     print()
     for label, other, timings in (("basic auth", basic_rate, b), ("token", token_rate, t)):
         print(f"ours / ihatemoney ({label}): throughput {ours_rate:.0f} / {other:.0f} = "
