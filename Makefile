@@ -95,6 +95,8 @@ bench: $(VENV)/.installed-test browser-engine
 	$(PY) bench/load.py
 	$(PY) bench/live.py
 	$(PY) bench/browser_engine.py
+	$(PY) bench/peer.py
+	$(PY) bench/size.py
 
 ## make soak: 50 clients on 25 matches for 10 minutes, SQLite then PostgreSQL (about 21 minutes).
 soak: $(VENV)/.installed-test deps-system

@@ -31,7 +31,6 @@ import json
 import random
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -40,58 +39,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from load import HOST, PLAYERS, ROOT, VENV_BIN, Client, Match, Server, Timings, machine, ms, percentile, verdict
+from load import HOST, PLAYERS, Client, Match, Timings, machine, ms, percentile, verdict
+from serve import Server
 
 GOAL_P99 = 1.0
 GOAL_RATIO = 0.8
-
-
-class LiveServer(Server):
-    """``bench/load.py``'s server, started the way ``make run`` starts it: gthread workers."""
-
-    def __init__(self, workdir: Path, workers: int, threads: int, database_url: str | None) -> None:
-        super().__init__(workdir, workers, database_url)
-        self.threads = threads
-
-    def start(self) -> None:
-        subprocess.run([str(VENV_BIN / "flask"), "--app", "referee", "db", "upgrade"], cwd=ROOT, env=self.env,
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(
-                [str(VENV_BIN / "gunicorn"), "--workers", str(self.workers), "--worker-class", "gthread",
-                 "--threads", str(self.threads), "--bind", f"{HOST}:{self.port}", "--graceful-timeout", "5",
-                 "--no-control-socket", "referee:create_app()"],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}:\n{self.tail()}")
-            try:
-                conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
-                conn.request("GET", "/")
-                if conn.getresponse().status == 200:
-                    conn.close()
-                    time.sleep(1.0)
-                    return
-                conn.close()
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"gunicorn did not answer within 30 s:\n{self.tail()}")
-
-    def memory_kib(self) -> int:
-        """Resident memory of the master and its workers (KiB), from /proc."""
-        assert self.proc is not None
-        pids = [self.proc.pid]
-        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
-        if children.exists():
-            pids += [int(p) for p in children.read_text().split()]
-        total = 0
-        for pid in pids:
-            for row in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if row.startswith("VmRSS:"):
-                    total += int(row.split()[1])
-        return total
 
 
 class NightMatch(Match):
@@ -203,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, on_term)
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-live-"))
-    server = LiveServer(workdir, args.workers, args.threads, args.database_url)
+    server = Server(workdir, args.workers, args.database_url, threads=args.threads)
     backend = "PostgreSQL" if args.database_url else "SQLite"
     try:
         server.start()

@@ -1,23 +1,27 @@
 """Load benchmark: round entry and the match page against a bare-insert floor.
 
-Run from the repository root: ``.venv/bin/python bench/load.py`` (about two
+Run from the repository root: ``.venv/bin/python bench/load.py`` (about three
 minutes) or ``.venv/bin/python bench/load.py --quick`` (a smoke run).
 
-It starts the app with gunicorn (2 sync workers, SQLite in a temporary
-directory) on loopback and measures three things:
+It starts the app with gunicorn as ``make run`` does (2 gthread workers,
+SQLite in a temporary directory) on loopback. The clients behave like
+phones: each keeps its connection open (HTTP/1.1 keep-alive) and has its own
+night and Svängknack match. It measures:
 
-1. Round entry: N concurrent clients, each with its own night and
-   Svängknack match, loop for the duration: enter a valid round through the
-   JSON API, then read the match page (HTML, with the view-link session).
-2. The floor: the same clients hammer ``POST /bench/floor`` (one SQLite
+1. Phones: loop for the duration: enter a valid round through the JSON API,
+   then read the match page (HTML, with the view-link session).
+2. Rounds only: the same without the page.
+3. The floor: the same clients hammer ``POST /bench/floor`` (one SQLite
    insert in the same app, same server, same database) for the same duration.
    Round entry does strictly more work; the goal is that it costs at most
-   twice as much (rounds/s >= half the floor's inserts/s) with p99 < 100 ms.
-3. Page size: one match with many rounds and one with a single round; the
+   twice as much (rounds/s >= half the floor's inserts/s, in phase 1 and in
+   phase 2) with p99 < 100 ms.
+4. Page size: one match with many rounds and one with a single round; the
    median time of sequential GETs of each match page. The page reads the
    state from the snapshot (no replay), so a long match should cost at most
    1.5 times a short one.
 
+``--threads 0`` runs sync workers instead (a new connection per request).
 A benchmark, not a test: it always exits 0 and prints PASS/MISS per goal.
 Clients are threads of this process with stdlib ``http.client`` (no new
 dependencies); the server's two workers are the bottleneck, the clients
@@ -29,117 +33,47 @@ from __future__ import annotations
 
 import argparse
 import copy
-import http.client
 import json
-import os
 import random
 import shutil
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections import Counter
-from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-VENV_BIN = ROOT / ".venv" / "bin"
-HOST = "127.0.0.1"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from serve import (  # also for bench/live.py and bench/soak.py, which import them from here
+    HOST,
+    ROOT,
+    VENV_BIN,
+    Client,
+    Phase,
+    Server,
+    Timings,
+    line,
+    machine,
+    ms,
+    percentile,
+    run_concurrently,
+    verdict,
+)
+
+__all__ = ["HOST", "PLAYERS", "ROOT", "VENV_BIN", "Client", "Match", "Server", "Timings", "machine", "ms",
+           "percentile", "run_concurrently", "verdict"]
+
 PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva"]
+#: Threads per gthread worker, as ``make run`` (THREADS in the Makefile).
+THREADS = 150
 
 #: Goals from the issue.
 GOAL_RATIO = 0.5
 GOAL_P99_MS = 100.0
 GOAL_PAGE_RATIO = 1.5
-
-
-# --- HTTP --------------------------------------------------------------------
-
-class Client:
-    """One simulated phone: a connection, a session cookie, and timings per request type.
-
-    Gunicorn's sync workers close the connection after each response;
-    ``http.client`` reopens it by itself, so a fresh TCP connect (cheap on
-    loopback) is part of every measured request, as for the floor.
-    """
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.conn = http.client.HTTPConnection(HOST, port, timeout=60)
-        self.cookies: dict[str, str] = {}
-
-    def request(self, method: str, path: str, body: Any = None,
-                headers: dict[str, str] | None = None) -> tuple[int, bytes, float]:
-        """Send one request; returns ``(status, body, seconds)``; status 0 on a transport error."""
-        hdrs = dict(headers or {})
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            hdrs["Content-Type"] = "application/json"
-        if self.cookies:
-            hdrs["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        start = time.perf_counter()
-        try:
-            self.conn.request(method, path, body=data, headers=hdrs)
-            resp = self.conn.getresponse()
-            payload = resp.read()
-        except (OSError, http.client.HTTPException):
-            # Reset the connection so that the next request starts clean.
-            self.conn.close()
-            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
-            return 0, b"", time.perf_counter() - start
-        elapsed = time.perf_counter() - start
-        for header in resp.headers.get_all("Set-Cookie") or []:
-            for name, morsel in SimpleCookie(header).items():
-                self.cookies[name] = morsel.value
-        return resp.status, payload, elapsed
-
-    def json(self, method: str, path: str, body: Any = None, token: str | None = None,
-             expect: int = 201) -> dict[str, Any]:
-        """A setup call that must succeed (setup is not measured)."""
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        status, payload, _ = self.request(method, path, body, headers)
-        if status != expect:
-            raise RuntimeError(f"{method} {path} answered {status}: {payload[:300]!r}")
-        return json.loads(payload)
-
-    def close(self) -> None:
-        self.conn.close()
-
-
-@dataclass
-class Timings:
-    """Latencies (seconds) of successful requests and a count of failures, by status."""
-
-    ok: list[float] = field(default_factory=list)
-    failed: Counter[int] = field(default_factory=Counter)
-
-    def add(self, status: int, seconds: float, expect: int) -> bool:
-        if status == expect:
-            self.ok.append(seconds)
-            return True
-        self.failed[status] += 1
-        return False
-
-    def merge(self, other: Timings) -> None:
-        self.ok.extend(other.ok)
-        self.failed.update(other.failed)
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (``q`` in 0..100): a value that was actually measured."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 100))  # ceil(n * q / 100), at least 1
-    return ordered[int(rank) - 1]
 
 
 # --- the match a client plays -----------------------------------------------
@@ -214,62 +148,6 @@ class Match:
 
 # --- phases ------------------------------------------------------------------
 
-@dataclass
-class Phase:
-    """The outcome of one timed, concurrent phase."""
-
-    elapsed: float
-    by_kind: dict[str, Timings]
-
-
-def run_concurrently(clients: int, duration: float, setup: Any, step: Any) -> Phase:
-    """Prepare each client (not timed), then run ``step`` in a loop on all of them for ``duration``.
-
-    ``setup(i)`` returns the client's context; ``step(ctx, timings)`` does one
-    iteration and records into ``timings`` (a dict of kind -> Timings). The
-    loop is bounded by time; a thread that fails stops and its error is raised.
-    """
-    contexts = [setup(i) for i in range(clients)]
-    results: list[dict[str, Timings]] = [{} for _ in range(clients)]
-    errors: list[BaseException] = []
-    stop = threading.Event()
-    barrier = threading.Barrier(clients + 1)
-    deadline = 0.0
-
-    def worker(i: int) -> None:
-        barrier.wait()
-        try:
-            while not stop.is_set() and time.monotonic() < deadline:
-                step(contexts[i], results[i])
-        except BaseException as exc:
-            errors.append(exc)
-            stop.set()
-
-    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(clients)]
-    for t in threads:
-        t.start()
-    start = time.monotonic()
-    deadline = start + duration
-    barrier.wait()
-    try:
-        for t in threads:
-            while t.is_alive():
-                t.join(0.5)
-    except KeyboardInterrupt:
-        stop.set()
-        raise
-    elapsed = time.monotonic() - start
-    for ctx in contexts:
-        getattr(ctx, "client", ctx).close()
-    if errors:
-        raise RuntimeError(f"a client failed: {errors[0]!r}") from errors[0]
-    merged: dict[str, Timings] = {}
-    for r in results:
-        for kind, t in r.items():
-            merged.setdefault(kind, Timings()).merge(t)
-    return Phase(elapsed, merged)
-
-
 def round_phase(port: int, clients: int, duration: float, pages: bool = True) -> Phase:
     """Each client: its own match; enter a round, read the match page (as a guest), repeat.
 
@@ -327,99 +205,6 @@ def page_times(matches: list[Match], reads: int) -> list[list[float]]:
     return [t.ok for t in times]
 
 
-# --- the server ----------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """gunicorn with the app on a throw-away database; stopped on exit, errors and Ctrl-C.
-
-    The database is SQLite in ``workdir`` unless ``database_url`` names another
-    (empty) one, e.g. a throw-away PostgreSQL database (``bench/soak.py``).
-    """
-
-    def __init__(self, workdir: Path, workers: int = 2, database_url: str | None = None) -> None:
-        self.workdir = workdir
-        self.workers = workers
-        self.port = free_port()
-        self.log = workdir / "gunicorn.log"
-        self.database_url = database_url or f"sqlite:///{workdir / 'bench.sqlite3'}"
-        self.env = {**os.environ, "DATABASE_URL": self.database_url,
-                    "REFEREE_BENCH": "1", "SECRET_KEY": "bench"}
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        subprocess.run([str(VENV_BIN / "flask"), "--app", "referee", "db", "upgrade"], cwd=ROOT, env=self.env,
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(
-                [str(VENV_BIN / "gunicorn"), "--workers", str(self.workers), "--bind", f"{HOST}:{self.port}",
-                 "referee:create_app()"],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}:\n{self.tail()}")
-            try:
-                conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
-                conn.request("GET", "/")
-                if conn.getresponse().status == 200:
-                    conn.close()
-                    # Both workers import the app; give the second a moment too.
-                    time.sleep(1.0)
-                    return
-                conn.close()
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"gunicorn did not answer within 30 s:\n{self.tail()}")
-
-    def tail(self) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-30:])
-        except OSError:
-            return ""
-
-    def stop(self) -> None:
-        """SIGTERM to the gunicorn master (it stops its workers), SIGKILL if it lingers."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=5)
-
-
-# --- report ----------------------------------------------------------------------
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms"
-
-
-def line(label: str, t: Timings, elapsed: float, unit: str) -> str:
-    rate = len(t.ok) / elapsed if elapsed else 0.0
-    failed = f", failed {dict(t.failed)}" if t.failed else ""
-    return (f"{label:<22} {rate:8.1f} {unit}/s   p50 {ms(percentile(t.ok, 50)):>9}   "
-            f"p99 {ms(percentile(t.ok, 99)):>9}   max {ms(max(t.ok, default=float('nan'))):>9}   "
-            f"n={len(t.ok)}{failed}")
-
-
-def machine() -> str:
-    """CPU count and load: the figures mean little on a machine busy with other work."""
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    return f"{os.cpu_count()} CPUs, load average {load}"
-
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=float, default=30.0, help="seconds per concurrent phase (30)")
@@ -429,8 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smoke run: 5 s, 4 clients, 200 rounds, 15 reads")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2; 1 shows the cost of "
                         "SQLite lock waits between workers)")
-    parser.add_argument("--no-pages", action="store_true",
-                        help="phase 1 enters rounds only, without reading the match page (diagnosis)")
+    parser.add_argument("--threads", type=int, default=THREADS,
+                        help=f"threads per gthread worker ({THREADS}, as make run); 0: sync workers, a new "
+                             "connection for every request")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (database, log)")
     args = parser.parse_args(argv)
     if args.quick:
@@ -442,18 +228,20 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    server = Server(workdir, args.workers)
+    server = Server(workdir, args.workers, threads=args.threads)
     try:
         server.start()
-        print(f"gunicorn: {args.workers} workers on {HOST}:{server.port}, SQLite in {workdir}; "
+        print(f"{server.describe()} on {HOST}:{server.port}, SQLite in {workdir}; "
               f"{args.clients} clients, {args.duration:g} s per phase; {machine()}", flush=True)
 
-        print(f"phase 1: round entry{'' if args.no_pages else ' + match page'} ...", flush=True)
-        rounds = round_phase(server.port, args.clients, args.duration, pages=not args.no_pages)
-        print("phase 2: floor (one insert per request) ...", flush=True)
+        print("phase 1: round entry + match page, as phones do ...", flush=True)
+        mixed = round_phase(server.port, args.clients, args.duration, pages=True)
+        print("phase 2: round entry alone ...", flush=True)
+        alone = round_phase(server.port, args.clients, args.duration, pages=False)
+        print("phase 3: floor (one insert per request) ...", flush=True)
         floor = floor_phase(server.port, args.clients, args.duration)
 
-        print(f"phase 3: building a {args.rounds}-round match and a 1-round match ...", flush=True)
+        print(f"phase 4: building a {args.rounds}-round match and a 1-round match ...", flush=True)
         t0 = time.monotonic()
         long_view, short_view = build_match(server.port, args.rounds, False), build_match(server.port, 1, False)
         built = time.monotonic() - t0
@@ -477,45 +265,52 @@ def main(argv: list[str] | None = None) -> int:
             print(f"kept {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+    report(args, server, mixed, alone, floor, {"vs": view_short, "vl": view_long, "es": edit_short,
+                                               "el": edit_long})
+    return 0
 
-    r, p, f = rounds.by_kind["round"], rounds.by_kind.get("page", Timings()), floor.by_kind["floor"]
-    round_rate = len(r.ok) / rounds.elapsed
-    mixed_rate = (len(r.ok) + len(p.ok)) / rounds.elapsed
+
+def report(args: argparse.Namespace, server: Server, mixed: Phase, alone: Phase, floor: Phase,
+           pages: dict[str, list[float]]) -> None:
+    """The figures and the verdicts."""
+    r, p, f = mixed.by_kind["round"], mixed.by_kind.get("page", Timings()), floor.by_kind["floor"]
+    a = alone.by_kind["round"]
+    mixed_rate, alone_rate = len(r.ok) / mixed.elapsed, len(a.ok) / alone.elapsed
     floor_rate = len(f.ok) / floor.elapsed
-    ratio = round_rate / floor_rate if floor_rate else float("nan")
-    p99 = percentile(r.ok, 99) * 1000
-    med = {k: statistics.median(v) for k, v in
-           {"vs": view_short, "vl": view_long, "es": edit_short, "el": edit_long}.items()}
+    mixed_ratio = mixed_rate / floor_rate if floor_rate else float("nan")
+    alone_ratio = alone_rate / floor_rate if floor_rate else float("nan")
+    mixed_p99, alone_p99 = percentile(r.ok, 99) * 1000, percentile(a.ok, 99) * 1000
+    med = {k: statistics.median(v) for k, v in pages.items()}
     page_ratio = med["vl"] / med["vs"]
     edit_ratio = med["el"] / med["es"]
 
     print()
-    print(f"=== results: {args.clients} clients, {args.duration:g} s per phase, "
-          f"gunicorn {args.workers} sync workers, SQLite; {machine()} ===")
-    print(line("round entry (POST)", r, rounds.elapsed, "rounds"))
-    if p.ok:
-        print(line("match page (GET)", p, rounds.elapsed, "pages "))
-    print(f"{'  mixed phase total':<22} {mixed_rate:8.1f} req/s")
+    print(f"=== results: {args.clients} clients, {args.duration:g} s per phase, {server.describe()}, SQLite, "
+          f"connections {'kept alive' if args.threads else 'closed after each answer'}; {machine()} ===")
+    print("phones (a round, then the match page):")
+    print(line("  round entry (POST)", r, mixed.elapsed, "rounds"))
+    print(line("  match page (GET)", p, mixed.elapsed, "pages "))
+    print("rounds only:")
+    print(line("  round entry (POST)", a, alone.elapsed, "rounds"))
     print(line("floor (POST insert)", f, floor.elapsed, "ins.  "))
     print(f"match page, sequential median of {args.reads}:  guest  1 round {ms(med['vs'])}, "
           f"{args.rounds} rounds {ms(med['vl'])}, ratio {page_ratio:.2f}")
     print(f"{'':<43}leader 1 round {ms(med['es'])}, {args.rounds} rounds {ms(med['el'])}, "
           f"ratio {edit_ratio:.2f}")
     print()
-    print(f"goal: round entry >= {GOAL_RATIO} x floor throughput: {round_rate:.1f} / {floor_rate:.1f} = "
-          f"{ratio:.2f}  {verdict(ratio >= GOAL_RATIO)}"
-          f"   (all requests of the mixed phase / floor: {mixed_rate / floor_rate:.2f})")
-    print(f"goal: round entry p99 < {GOAL_P99_MS:g} ms: {p99:.1f} ms  {verdict(p99 < GOAL_P99_MS)}")
-    print(f"goal: match page {args.rounds} rounds <= {GOAL_PAGE_RATIO} x 1 round (guest): {page_ratio:.2f}  "
-          f"{verdict(page_ratio <= GOAL_PAGE_RATIO)}   (leader: {edit_ratio:.2f} "
-          f"{verdict(edit_ratio <= GOAL_PAGE_RATIO)})")
+    print(f"{verdict(mixed_ratio >= GOAL_RATIO)}  round entry with page reads >= {GOAL_RATIO} x floor: "
+          f"{mixed_rate:.1f} / {floor_rate:.1f} = {mixed_ratio:.2f}")
+    print(f"{verdict(alone_ratio >= GOAL_RATIO)}  round entry alone >= {GOAL_RATIO} x floor: "
+          f"{alone_rate:.1f} / {floor_rate:.1f} = {alone_ratio:.2f}")
+    print(f"{verdict(mixed_p99 < GOAL_P99_MS)}  round entry p99 < {GOAL_P99_MS:g} ms with page reads: "
+          f"{mixed_p99:.1f} ms")
+    print(f"{verdict(alone_p99 < GOAL_P99_MS)}  round entry p99 < {GOAL_P99_MS:g} ms alone: {alone_p99:.1f} ms")
+    print(f"{verdict(page_ratio <= GOAL_PAGE_RATIO)}  match page {args.rounds} rounds <= {GOAL_PAGE_RATIO} x 1 round "
+          f"(guest): {page_ratio:.2f}   (leader: {edit_ratio:.2f} {verdict(edit_ratio <= GOAL_PAGE_RATIO)})")
     print()
-    print(f"summary: round entry: {round_rate:.0f} rounds/s, p50 {ms(percentile(r.ok, 50))}, p99 {p99:.0f} ms | "
-          f"floor: {floor_rate:.0f} inserts/s, p50 {ms(percentile(f.ok, 50))}, "
-          f"p99 {ms(percentile(f.ok, 99))} | ratio {ratio:.2f} (goal >= {GOAL_RATIO}) | "
-          f"match page 1 round: {ms(med['vs'])}, {args.rounds} rounds: {ms(med['vl'])}, "
-          f"ratio {page_ratio:.2f} (goal <= {GOAL_PAGE_RATIO})")
-    return 0
+    print(f"summary: phones {mixed_rate:.0f} rounds/s (p99 {mixed_p99:.0f} ms, {mixed_ratio:.2f} x floor) | "
+          f"rounds only {alone_rate:.0f} rounds/s (p99 {alone_p99:.0f} ms, {alone_ratio:.2f} x floor) | "
+          f"floor {floor_rate:.0f} inserts/s | match page 2000/1 rounds {page_ratio:.2f}")
 
 
 if __name__ == "__main__":

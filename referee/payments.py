@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import segno
@@ -277,13 +278,20 @@ def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, se
     """
     if payee is None or amount <= 0:
         return None
-    message = _payment_message(night)
+    return _payment_code(night.currency, payee.swish or "", payee.iban or "", payee.account_holder or payee.name,
+                         amount, _payment_message(night))
+
+
+@lru_cache(maxsize=512)
+def _payment_code(currency: str, swish: str, iban: str, holder: str, amount: int,
+                  message: str) -> tuple[str, segno.QRCode] | None:
+    """:func:`payment_qr` by value, kept: building a code tries all eight masks in pure Python (about
+    3 ms), and a night prints and shows the same transfers again and again. The codes are never changed."""
     try:
-        if night.currency == "SEK" and payee.swish:
-            return "swish", payment_codes.qr_code(payment_codes.swish_payload(payee.swish, amount, message))
-        if night.currency == "EUR" and payee.iban:
-            return "epc", payment_codes.epc_qr(payee.account_holder or payee.name, payee.iban, amount,
-                                               message[:payment_codes.EPC_REMITTANCE_MAX])
+        if currency == "SEK" and swish:
+            return "swish", payment_codes.qr_code(payment_codes.swish_payload(swish, amount, message))
+        if currency == "EUR" and iban:
+            return "epc", payment_codes.epc_qr(holder, iban, amount, message[:payment_codes.EPC_REMITTANCE_MAX])
     except ValueError:
         return None  # details that no longer pass (or a GiroCode over 331 bytes): no code, never a 500
     return None

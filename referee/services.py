@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hmac
 import json
+import threading
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date as Date
@@ -112,15 +113,31 @@ def configure_engine(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if _immediate.get() else "BEGIN")
 
 
+#: SQLite lets one writer in at a time. The threads of one process (gthread workers serve each
+#: connection on a thread) queue for it here, on a lock that is handed over at once, rather than in
+#: SQLite's busy handler, which polls with sleeps of up to 100 ms: with 16 phones that made the slow
+#: tail of round entry (bench/load.py). Processes still meet at SQLite's own lock. Reentrant, so a
+#: write inside a write stays possible as before.
+_sqlite_writer = threading.RLock()
+
+
 @contextmanager
 def writing(fresh: bool = True) -> Iterator[None]:
     """A write transaction: committed at the end, rolled back on any error.
 
     Any read transaction is ended first, so the write starts with the write
-    lock (SQLite ``BEGIN IMMEDIATE``). ``fresh=False`` keeps the objects
-    already loaded (the caller checks the snapshot version itself);
-    otherwise they are reloaded inside the write transaction.
+    lock (SQLite ``BEGIN IMMEDIATE``, after this process's other writers:
+    ``_sqlite_writer``). ``fresh=False`` keeps the objects already loaded (the
+    caller checks the snapshot version itself); otherwise they are reloaded
+    inside the write transaction.
     """
+    queue = _sqlite_writer if db.engine.dialect.name == "sqlite" else nullcontext()
+    with queue, _write_transaction(fresh):
+        yield
+
+
+@contextmanager
+def _write_transaction(fresh: bool) -> Iterator[None]:
     db.session.commit()  # end the read transaction (nothing to write)
     if fresh:
         db.session.expire_all()

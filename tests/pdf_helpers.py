@@ -47,3 +47,19 @@ def first_page_png(data: bytes, out: Path) -> Path:
                     str(out.with_suffix(""))], check=True)
     assert out.exists() and out.stat().st_size > 1000
     return out
+
+
+def page_qr_codes(data: bytes, page: int, workdir: Path, dpi: int = 150) -> list[str]:
+    """Every QR code zbar finds on ``page`` of the PDF rendered at ``dpi`` (as printed and scanned)."""
+    if shutil.which("pdftoppm") is None:
+        missing("pdftoppm (Debian package poppler-utils)")
+    from PIL import Image
+
+    from tests.engine.test_payment_codes import zbar_read
+
+    pdf = workdir / "scan.pdf"
+    pdf.write_bytes(data)
+    subprocess.run(["pdftoppm", "-png", "-gray", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile",
+                    str(pdf), str(workdir / "scan")], check=True)
+    with Image.open(workdir / "scan.png") as image:
+        return [code.decode("utf-8") for code in zbar_read(image.convert("L"))]

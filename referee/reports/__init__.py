@@ -13,7 +13,8 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask_babel import gettext as _
 from weasyprint import HTML
 
 from referee import games, services
@@ -21,6 +22,7 @@ from referee.engine import RuleViolation
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
 from referee.models import Match, Night, Round
 from referee.pages import can_view
+from referee.reports import sheet
 
 bp = Blueprint("reports", __name__)
 
@@ -45,15 +47,18 @@ def steps(match: Match) -> list[Step]:
     module = games.game(match.game)
     money = services.night_money(match.night)
     state = services.initial_state(match)
+    state_json = module.state_json(state, money)
     out: list[Step] = []
     for rnd in match.rounds:
-        before = state
+        before, before_json = state, state_json  # the state after the last event, and its JSON (made once)
         if not rnd.void:
             try:
                 state = services.apply_event(match, state, rnd.kind, rnd.payload)
             except RuleViolation:  # cannot happen for a stored log; shown as-is if it does
                 state = before
-        out.append(Step(rnd, module.state_json(before, money), module.state_json(state, money), before, state))
+        if state is not before:
+            state_json = module.state_json(state, money)
+        out.append(Step(rnd, before_json, state_json, before, state))
     return out
 
 
@@ -128,6 +133,22 @@ def protocol(match_id: int) -> Response:
     return pdf_response(render_pdf(html), f"protocol-{match.game}-{match.id}.pdf")
 
 
+@bp.app_template_global()
+def svangknack_grid(rounds: list[Step]) -> Any:
+    """The rounds of a Svängknack protocol as a text grid (``reports/_grid.html``)."""
+    from referee.reports.rounds import svangknack_grid as grid
+
+    return grid(rounds)
+
+
+@bp.app_template_global()
+def svangknack_balances(rounds: list[Step], seats: list[str]) -> Any:
+    """The running balances of a protocol as text grids, as many players to a grid as fit."""
+    from referee.reports.rounds import balance_grids
+
+    return balance_grids(rounds, seats)
+
+
 def protocol_html(match: Match) -> str:
     module = games.game(match.game)
     money = services.night_money(match.night)
@@ -146,17 +167,29 @@ def settlement_sheet(night_id: int) -> Response:
 def settlement_html(night: Night) -> str:
     """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes."""
     from referee import payments
-    from referee.pages import qr_svg
+    from referee.reports.codes import qr_img
 
     s = payments.settlement(night)
     details = payments.player_details(night)
     rows = []
     for why in payments.explain(s, s.plan):
         qr = payments.payment_qr(night, details.get(why.payee), why.amount)
-        rows.append({"why": why, "qr": qr_svg(qr[1], scale=2) if qr else None, "qr_kind": qr[0] if qr else None})
+        kind = ("Swish" if qr[0] == "swish" else "GiroCode (EPC)") if qr else None
+        rows.append({"why": why, "qr": qr_img(qr[1], kind) if qr else None, "qr_kind": qr[0] if qr else None})
     record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
-    return render_template("reports/settlement.html", night=night, s=s, rows=rows, record_qr=qr_svg(record, 2),
-                           record_url=record, pot_party=services.POT_PARTY)
+    money_text = current_app.jinja_env.filters["money"]
+
+    def money(minor: int) -> str:
+        return str(money_text(minor, night.currency))
+
+    def party(name: str) -> str:
+        return _("the pot (game leader)") if name == services.POT_PARTY else name
+
+    return render_template("reports/settlement.html", night=night, s=s, rows=rows,
+                           results=sheet.results_grid(s, money, party),
+                           transfers=sheet.transfers_grid(rows, money, party),
+                           record_qr=qr_img(record, _("Online record")), record_url=record,
+                           pot_party=services.POT_PARTY)
 
 
 @bp.get("/nights/<int:night_id>/export.csv")

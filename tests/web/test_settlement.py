@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.pdf_helpers import first_page_png, pdf_text
+from tests.pdf_helpers import first_page_png, page_qr_codes, pdf_text
 from tests.web.helpers import Api, dec
 
 
@@ -330,3 +330,22 @@ def test_settlement_sheet_codes_decode_to_the_schemes_payloads(client: Any, app:
             check_swish(payload, payee="0769876543", minor=200, message=message)
         else:
             check_girocode(payload, name="Cia Åberg", iban="LI21088100002324013AA", minor=200, text=message)
+
+
+def test_settlement_sheet_qr_codes_scan(client: Any, tmp_path: Path) -> None:
+    """The sheet's QR codes (PNG images, one pixel a module, drawn unsmoothed) read back as printed."""
+    from referee.payment_codes import swish_payload
+
+    api, _ = kul_night(client, players=["Anna", "Bo", "Cia", "Dan", "Eva"])
+    api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details", {"swish": "0701234567"})
+    resp = client.get(f"/nights/{api.night['id']}/settlement.pdf?view={api.night['view_token']}")
+    codes = page_qr_codes(resp.data, 1, tmp_path, dpi=200)
+    from referee.models import Night, db
+
+    with client.application.app_context():
+        night = db.session.get(Night, api.night["id"])
+        assert night is not None
+        message = f"{night.name} {night.date or night.created_at.date()}"
+    assert codes.count(swish_payload("0701234567", 200, message)) == 4  # everybody else pays Cia 2.00
+    assert any(code.endswith(f"/v/{api.night['view_token']}") for code in codes), codes  # the online record
+    assert len(codes) == 5
