@@ -81,7 +81,7 @@ def test_knaker_referee_on_a_phone(live_server: LiveServer, phone: Any, artifact
     card("3")
     expect(page.locator("#kr-rule")).to_have_text("KN-3")
     expect(page.locator("#kr-yes")).to_contain_text("No")
-    expect(page.locator("#kr-rule-text")).to_contain_text("equal or higher")
+    expect(page.locator("#kr-rule-text")).to_contain_text("equal to or higher")
     expect(page.locator("#kr-lays li.bad")).to_have_count(1)
     shot("03-illegal")
 

@@ -9,13 +9,17 @@ worker below the limit and the next guess would be a 403 again.
 SQLite: one gunicorn with 2 sync workers. PostgreSQL: two gunicorn servers
 with 2 workers each on one database, the guesses alternating between them.
 The access log names the worker (pid) that answered each guess, so the test
-knows the guesses really were spread.
+knows the guesses really were spread. That the spread happens is made sure,
+not hoped for: a live stream (a sync worker serves one request at a time)
+holds one worker of the first server while the first half of the guesses is
+sent, and a second stream holds the other worker for the second half.
 """
 
 from __future__ import annotations
 
+import http.client
 import re
-import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +28,18 @@ import pytest
 from tests.faults.server import Http, Launcher, Reply, Server, database_url, make_match
 
 LIMIT = 8
+
+
+def hold_a_worker(server: Server, path: str) -> http.client.HTTPConnection:
+    """Open a live stream on ``server`` and read its first event: a sync worker is now busy with it."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("GET", path)
+    reply = conn.getresponse()
+    assert reply.status == 200, reply.status
+    deadline = time.monotonic() + 20
+    while not reply.fp.readline().startswith(b"data:"):
+        assert time.monotonic() < deadline, "no opening event on the live stream"
+    return conn
 
 
 class PidServer(Server):
@@ -45,7 +61,7 @@ def test_wrong_tokens_over_workers_and_servers_meet_one_limit(
     for name in ("a", "b") if backend == "postgres" else ("a",):
         (tmp_path / name).mkdir()
         server = PidServer(url, tmp_path / name, launcher=launcher)
-        server.env.update(TOKEN_FAILURES=str(LIMIT), TOKEN_WINDOW="300")
+        server.env.update(TOKEN_FAILURES=str(LIMIT), TOKEN_WINDOW="300", LIVE_PING="0.2")
         servers.append(server)
     servers[0].upgrade()
     try:
@@ -54,20 +70,18 @@ def test_wrong_tokens_over_workers_and_servers_meet_one_limit(
         match = make_match(Http(servers[0].port), f"limit-{backend}")
         path = f"/api/nights/{match.night}"
         answers: list[Reply] = []
-        lock = threading.Lock()
 
-        def guess(thread: int) -> None:
-            for k in range(LIMIT // 2):  # two guessers at once, so both workers of a server are busy
-                phone = Http(servers[(thread + k) % len(servers)].port)
-                reply = phone.request("GET", path, headers={"Authorization": f"Bearer guess-{thread}-{k}"})
-                with lock:
-                    answers.append(reply)
+        def guess(half: int) -> None:
+            for k in range(LIMIT // 2):
+                phone = Http(servers[k % len(servers)].port)
+                answers.append(phone.request("GET", path, headers={"Authorization": f"Bearer guess-{half}-{k}"}))
 
-        threads = [threading.Thread(target=guess, args=(t,)) for t in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=60)
+        first = hold_a_worker(servers[0], f"{path}/live?view={match.view_token}")
+        guess(0)  # the first server's other worker answers these
+        second = hold_a_worker(servers[0], f"{path}/live?view={match.view_token}")  # on that other worker
+        first.close()  # the first worker is free again once its next ping finds the stream gone
+        guess(1)
+        second.close()
         assert [a.status for a in answers] == [403] * LIMIT, [(a.status, a.body[:100]) for a in answers]
         workers = sorted(f"{i}:{pid}" for i, s in enumerate(servers) for pid in s.pids(403))
         assert len(workers) >= 2, f"the guesses were not spread over workers: {workers}"
