@@ -1,0 +1,102 @@
+"""Offline at the table (issue 15): the service worker and what the queue of entries needs from the server.
+
+``GET /sw.js`` serves ``static/sw.js`` from the root, so that its scope covers
+every page, preceded by the list of the app's shell files (their versioned
+URLs) and a version that changes whenever the worker or a shell file does:
+a new version makes the browser install the new worker and drop the old
+shell cache.
+
+The queue itself lives in the phone (``static/js/offline.js``, IndexedDB):
+every tap of a round, void, close or payment form gets an idempotency key
+there, stored before the first send, and goes in the form's ``form_token``.
+The server makes a resent entry harmless: rounds and payments were already
+idempotent by ``form_token``; voids and closes are made so here
+(:func:`page_idem`, the reply kept in the write's own transaction as for the
+API). :func:`_note_done` tells the next page which key was just saved, so the
+phone can strike it from its queue without sending it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import Response, current_app, request, session, url_for
+
+from referee import services
+from referee.pages import bp
+
+#: The shell: every page's styles and scripts, and the icon and manifest (paths under static/).
+SHELL_DIRS = ("css", "js", "icons")
+SHELL_FILES = ("manifest.json",)
+
+#: The page forms whose posts the phone may queue, and the key's scope for voids and closes.
+QUEUED_ENDPOINTS = ("pages.add_round", "pages.void_round", "pages.close_match", "pages.add_payment")
+
+
+def shell_files(static: Path) -> list[str]:
+    """The shell's files relative to ``static/``, in a stable order (the in-browser engine is cached on use)."""
+    found = [p.relative_to(static).as_posix() for d in SHELL_DIRS for p in sorted((static / d).glob("*"))
+             if p.is_file()]
+    return found + [f for f in SHELL_FILES if (static / f).is_file()]
+
+
+@bp.get("/sw.js")
+def service_worker() -> Any:
+    static = Path(current_app.static_folder or "static")
+    shell = [url_for("static", filename=f) for f in shell_files(static)]
+    source = (static / "sw.js").read_text(encoding="utf-8")
+    version = hashlib.sha256(json.dumps(shell).encode() + source.encode()).hexdigest()[:12]
+    head = f"const SHELL = {json.dumps(shell)};\nconst VERSION = {json.dumps(version)};\n"
+    resp = Response(head + source, mimetype="text/javascript")
+    resp.headers["Service-Worker-Allowed"] = "/"
+    return resp
+
+
+def page_idem(scope: str) -> services.Idem | None:
+    """The form's ``form_token`` as an idempotency key of a page write (void, close), if it sent one."""
+    key = (request.form.get("form_token") or "").strip()[:100]
+    if not key:
+        return None
+    return services.Idem(scope=f"page:{scope}", key=key, render=lambda _result: (200, {}))
+
+
+def already_done(idem: services.Idem | None) -> bool:
+    """Whether this key's write was made before (a resent entry of the phone's queue)."""
+    return idem is not None and services.stored_reply(idem.scope, idem.key) is not None
+
+
+@bp.after_app_request
+def _note_done(resp: Response) -> Response:
+    """After a queued form's write went through (a redirect), name its key to the next page.
+
+    The next page shows it in ``data-done`` (``templates/_offline.html``), and
+    the phone drops that entry from its queue instead of sending it again.
+    """
+    if (request.method == "POST" and request.endpoint in QUEUED_ENDPOINTS and resp.status_code in (302, 303)
+            and (key := (request.form.get("form_token") or "").strip()[:100])):
+        session["offline_done"] = key
+    return resp
+
+
+def done_key() -> str:
+    """The key of the queued write that led to this page (read once)."""
+    key = session.pop("offline_done", "")
+    return key if isinstance(key, str) else ""
+
+
+def posted_key() -> str:
+    """The key of the queued form whose answer is this page (a refusal or conflict shown with the form)."""
+    if request.method != "POST" or request.endpoint not in QUEUED_ENDPOINTS:
+        return ""
+    try:
+        return (request.form.get("form_token") or "").strip()[:100]
+    except Exception:  # an unreadable or oversized body: its error page names no key
+        return ""
+
+
+@bp.app_context_processor
+def _offline_context() -> dict[str, Any]:
+    return {"offline_done_key": done_key, "offline_posted_key": posted_key}

@@ -1,0 +1,152 @@
+// The service worker (issue 15), served as /sw.js by referee/pages/extra/offline.py, which puts SHELL (the
+// versioned URLs of the app's styles, scripts, icon and manifest) and VERSION in front of this file.
+//
+// - Pages: network first, always. A page that arrives is stored in Cache Storage (the HTTP cache keeps
+//   nothing: pages are `private, no-store`); only when the network fails is the stored copy served, marked
+//   `data-offline-copy` with the time it was saved, so the page says "offline copy from HH:MM" and a stale
+//   page never passes for a fresh one.
+// - Static files with ?v= (content hashes, immutable): from the cache, else fetched and stored. Static files
+//   without ?v= (the in-browser engine: Pyodide and the engine bundle, the engine's worker): network first,
+//   stored as they come, from the cache only when the network fails.
+// - A form post that cannot reach the server: answered with a redirect to the page it came from, whose script
+//   (static/js/offline.js) has already put the entry in its queue in IndexedDB, keyed before the first send.
+// - The API, the live stream and the printed sheets are never cached.
+"use strict";
+
+const SHELL_CACHE = "referee-shell-" + VERSION;
+const PAGES = "referee-pages";
+const FILES = "referee-files";
+const SAVED_AT = "X-Referee-Saved-At";
+const NOT_KEPT = /^\/(api|e|v|lang)\/|\.(pdf|csv|json)$|^\/sw\.js$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k.startsWith("referee-shell-") && k !== SHELL_CACHE)
+      .map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+function keepable(url) {
+  return url.origin === self.location.origin && !NOT_KEPT.test(url.pathname) && !url.pathname.startsWith("/static/");
+}
+
+async function store(cacheName, key, response) {
+  const body = await response.clone().arrayBuffer();
+  const headers = new Headers(response.headers);
+  headers.set(SAVED_AT, String(Date.now()));
+  const cache = await caches.open(cacheName);
+  await cache.put(key, new Response(body, { status: response.status, statusText: response.statusText, headers }));
+}
+
+async function offlineCopy(request) {
+  const url = new URL(request.url);
+  const cache = await caches.open(PAGES);
+  const hit = await cache.match(url.href, { ignoreSearch: false }) || await cache.match(url.origin + url.pathname);
+  if (!hit) return notSaved();
+  const saved = hit.headers.get(SAVED_AT) || "0";
+  const html = (await hit.text()).replace(/<html\b/i, '<html data-offline-copy="' + saved + '"');
+  const headers = new Headers(hit.headers);
+  headers.delete("Content-Length");
+  return new Response(html, { status: 200, headers });
+}
+
+function notSaved() {
+  const html = '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>referee</title><main style="font:1.1rem system-ui;padding:1rem">' +
+    '<p lang="sv">Ingen anslutning, och sidan finns inte sparad i telefonen.</p>' +
+    '<p lang="de">Keine Verbindung, und die Seite ist auf diesem Telefon nicht gespeichert.</p>' +
+    '<p lang="en">No network, and this page is not saved on this phone.</p><p><a href="/">referee</a></p></main>';
+  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": "default-src 'self'; style-src 'unsafe-inline'" } });
+}
+
+async function page(event) {
+  const request = event.request;
+  try {
+    const response = await fetch(request);
+    const url = new URL(response.url || request.url);
+    const type = response.headers.get("Content-Type") || "";
+    if (response.status === 200 && type.startsWith("text/html") && keepable(url)) {
+      event.waitUntil(store(PAGES, url.href, response));
+    }
+    return response;
+  } catch (err) {
+    return offlineCopy(request);
+  }
+}
+
+async function versioned(request) {
+  const hit = await caches.match(request.url);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.status === 200) await store(FILES, request.url, response);
+  return response;
+}
+
+async function fresh(request) {
+  try {
+    const response = await fetch(request);
+    if (response.status === 200) await store(FILES, request.url, response);
+    return response;
+  } catch (err) {
+    const hit = await caches.match(request.url, { ignoreSearch: true });
+    if (hit) return hit;
+    throw err;
+  }
+}
+
+// The page a queued form's post returns to (pages send no Referer: Referrer-Policy no-referrer).
+function pageOf(path) {
+  let m = path.match(/^\/matches\/(\d+)\/(rounds|close)(\/|$)/);
+  if (m) return "/matches/" + m[1];
+  m = path.match(/^\/nights\/(\d+)\/payments$/);
+  return m ? "/nights/" + m[1] + "/settlement" : null;
+}
+
+async function post(request, fallback) {
+  try {
+    return await fetch(request);
+  } catch (err) {
+    // The entry is in the phone's queue already (offline.js stored it before the form went); the page shows it.
+    return Response.redirect(fallback, 303);
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === "POST") {
+    const back = request.mode === "navigate" && pageOf(url.pathname);
+    if (back) event.respondWith(post(request, back));
+    return;
+  }
+  if (request.method !== "GET" || url.pathname === "/sw.js" || url.pathname.startsWith("/api/")) return;
+  if (url.pathname.startsWith("/static/")) {
+    event.respondWith(url.searchParams.has("v") ? versioned(request) : fresh(request));
+    return;
+  }
+  if (request.headers.get("Accept") === "text/event-stream") return;
+  event.respondWith(page(event));
+});
+
+// The page asks for the pages of the open night to be kept (its matches, the settlement), so that they open
+// without a network even if the leader never opened them before the network went.
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type !== "keep" || !Array.isArray(data.urls)) return;
+  event.waitUntil(Promise.all(data.urls.slice(0, 40).map(async (href) => {
+    const url = new URL(href, self.location.origin);
+    if (!keepable(url)) return;
+    // A void page changes only when its round is voided: kept once, not fetched again on every visit.
+    if (/\/void$/.test(url.pathname) && await caches.match(url.href)) return;
+    try {
+      const response = await fetch(url.href, { credentials: "same-origin", headers: { "X-Keep": "1" } });
+      if (response.status === 200 && !response.redirected) await store(PAGES, url.href, response);
+    } catch (err) { /* offline: the copy already stored stays */ }
+  })));
+});

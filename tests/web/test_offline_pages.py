@@ -1,0 +1,105 @@
+"""What the phone's offline queue needs from the server (issue 15), through the Flask test client.
+
+The service worker is served from the root with the shell's versioned URLs;
+every page carries the queue's hook; a queued entry resent with its key
+(``form_token``) is one write for every queued kind (round, void, close,
+payment), and the page after a saved entry names its key so that the phone
+strikes it from its queue.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from referee import services
+from referee.models import Payment, Round, db
+from tests.web.test_pages import create_match, create_night, round_form
+
+
+def test_the_service_worker_is_served_from_the_root_with_the_shell(client: Any) -> None:
+    resp = client.get("/sw.js")
+    assert resp.status_code == 200
+    assert resp.mimetype == "text/javascript"
+    assert resp.headers["Service-Worker-Allowed"] == "/"
+    assert resp.headers["Cache-Control"] == "private, no-store"  # the browser always checks for a new worker
+    text = resp.get_data(as_text=True)
+    shell = json.loads(re.search(r"^const SHELL = (.*);$", text, re.M).group(1))  # type: ignore[union-attr]
+    version = re.search(r'^const VERSION = "([0-9a-f]{12})";$', text, re.M)
+    assert version
+    # Every shell file is named by its content hash, so the worker may keep it for good; and each is there.
+    assert all(re.fullmatch(r"/static/[\w./-]+\?v=[0-9a-f]{12}", url) for url in shell), shell
+    for needed in ("css/app.css", "css/offline.css", "js/app.js", "js/offline.js", "js/live.js", "manifest.json"):
+        assert any(url.startswith(f"/static/{needed}?v=") for url in shell), needed
+    for url in shell:
+        assert client.get(url).status_code == 200, url
+    assert "addEventListener(\"fetch\"" in text
+
+
+def test_every_page_has_the_queue_hook_and_no_inline_script(client: Any) -> None:
+    night_id = create_night(client)
+    match_id = create_match(client, night_id)
+    for path in ("/", f"/nights/{night_id}", f"/matches/{match_id}", f"/nights/{night_id}/settlement"):
+        html = client.get(path).get_data(as_text=True)
+        assert 'id="offline"' in html and 'data-sw="/sw.js"' in html, path
+        assert re.search(r'<script src="/static/js/offline\.js\?v=[0-9a-f]{12}" defer>', html), path
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), path  # CSP: no inline scripts
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f'data-night="{night_id}"' in html and f'data-match="{match_id}"' in html
+
+
+def test_a_resent_round_is_one_round_and_the_next_page_names_its_key(client: Any) -> None:
+    match_id = create_match(client, create_night(client))
+    form = round_form(client, match_id) | {"form_token": "q-0123456789abcdef"}
+    assert client.post(f"/matches/{match_id}/rounds", data=form).status_code == 302
+    assert 'data-done="q-0123456789abcdef"' in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'data-done=""' in client.get(f"/matches/{match_id}").get_data(as_text=True)  # said once
+    assert client.post(f"/matches/{match_id}/rounds", data=form).status_code == 302  # resent: the same round
+    with client.application.app_context():
+        assert db.session.query(Round).filter_by(match_id=match_id).count() == 1
+
+
+def test_a_refused_entry_page_names_the_key_it_answers(client: Any) -> None:
+    match_id = create_match(client, create_night(client))
+    form = round_form(client, match_id) | {"form_token": "q-refused", "tricks_3": "1"}
+    resp = client.post(f"/matches/{match_id}/rounds", data=form)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 422 and "(SK-8)" in html
+    assert 'data-posted="q-refused"' in html and 'data-done=""' in html
+
+
+def test_a_resent_void_and_close_are_made_once(client: Any) -> None:
+    night_id = create_night(client)
+    match_id = create_match(client, night_id, game="kul", stake="2.00")
+    for who in ("Anna", "Bo", "Cia"):
+        client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | {"last_trick": who})
+    void = {"reason": "misread", "form_token": "q-void"}
+    for _ in range(2):  # the second is the queue sending it again: answered as the first, not "already void"
+        resp = client.post(f"/matches/{match_id}/rounds/2/void", data=void)
+        assert resp.status_code == 302, resp.get_data(as_text=True)
+    assert "Round 2 is void" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    # Without a key (no JavaScript), voiding a void round is still refused as before.
+    assert client.post(f"/matches/{match_id}/rounds/2/void", data={"reason": "again"}).status_code == 422
+    close = {"pot": "award", "to": "Anna", "form_token": "q-close"}
+    for _ in range(2):
+        resp = client.post(f"/matches/{match_id}/close", data=close)
+        assert resp.status_code == 302, resp.get_data(as_text=True)
+    with client.application.app_context():
+        match = services.get_match(match_id)
+        kinds = [(r.kind, r.void) for r in match.rounds]
+        assert kinds == [("round", False), ("round", True), ("round", False), ("close", False)]
+        state = services.state_of(match)
+        assert state.finished and sum(state.balances) == 0
+
+
+def test_a_resent_payment_is_one_payment(client: Any) -> None:
+    night_id = create_night(client)
+    match_id = create_match(client, night_id, game="kul", stake="2.00")
+    client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | {"last_trick": "Anna"})
+    client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna"})
+    pay = {"payer": "Bo", "payee": "Anna", "amount": "2.00", "form_token": "q-pay"}
+    for _ in range(2):
+        assert client.post(f"/nights/{night_id}/payments", data=pay).status_code == 302
+    with client.application.app_context():
+        assert db.session.query(Payment).filter_by(night_id=night_id).count() == 1
