@@ -45,7 +45,9 @@ async function store(cacheName, key, response) {
 async function offlineCopy(request) {
   const url = new URL(request.url);
   const cache = await caches.open(PAGES);
-  const hit = await cache.match(url.href, { ignoreSearch: false }) || await cache.match(url.origin + url.pathname);
+  // Pages vary by the session cookie (Vary: Cookie); the copies in this phone are all of this phone's session.
+  const hit = await cache.match(url.href, { ignoreVary: true }) ||
+    await cache.match(url.origin + url.pathname, { ignoreVary: true });
   if (!hit) return notSaved();
   const saved = hit.headers.get(SAVED_AT) || "0";
   const html = (await hit.text()).replace(/<html\b/i, '<html data-offline-copy="' + saved + '"');
@@ -143,7 +145,7 @@ self.addEventListener("message", (event) => {
     const url = new URL(href, self.location.origin);
     if (!keepable(url)) return;
     // A void page changes only when its round is voided: kept once, not fetched again on every visit.
-    if (/\/void$/.test(url.pathname) && await caches.match(url.href)) return;
+    if (/\/void$/.test(url.pathname) && await caches.match(url.href, { ignoreVary: true })) return;
     try {
       const response = await fetch(url.href, { credentials: "same-origin", headers: { "X-Keep": "1" } });
       if (response.status === 200 && !response.redirected) await store(PAGES, url.href, response);

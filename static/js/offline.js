@@ -443,20 +443,23 @@
     });
   }
 
-  // Keep the open night's pages in the service worker's cache (its matches and the settlement), at most once a
-  // minute per page, so that they open without a network even if never opened before.
+  // Keep the open night's pages in the service worker's cache (its matches, the settlement, the void pages),
+  // each at most once a minute, so that they open without a network even if never opened before.
   function keepNightPages() {
     var sw = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!sw || copyAt || !navigator.onLine || !box.dataset.night) return;
-    var stamp = "referee-kept:" + location.pathname;
-    if (Date.now() - parseInt(sessionStorage.getItem(stamp) || "0", 10) < 60000) return;
-    sessionStorage.setItem(stamp, String(Date.now()));
-    var urls = [];
+    var kept;
+    try { kept = JSON.parse(sessionStorage.getItem("referee-kept") || "{}"); } catch (err) { kept = {}; }
+    var now = Date.now(), urls = [];
     document.querySelectorAll("main a[href]").forEach(function (a) {
       var path = new URL(a.href, location.href).pathname;
-      if (/^\/(matches\/\d+(\/rounds\/\d+\/void)?|nights\/\d+(\/settlement)?)$/.test(path) && path !== location.pathname &&
-          urls.indexOf(path) < 0) urls.push(path);
+      if (/^\/(matches\/\d+(\/rounds\/\d+\/void)?|nights\/\d+(\/settlement)?)$/.test(path) &&
+          path !== location.pathname && urls.indexOf(path) < 0 && !(now - (kept[path] || 0) < 60000)) {
+        urls.push(path);
+        kept[path] = now;
+      }
     });
+    sessionStorage.setItem("referee-kept", JSON.stringify(kept));
     if (urls.length) sw.postMessage({ type: "keep", urls: urls });
   }
 
