@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import LiveServer, watch
-from tests.browser.test_offline_queue import night_and_match, offline_noise, open_controlled, queue, save_round, stored
+from tests.browser.test_offline_queue import offline_noise
 
 pytestmark = pytest.mark.browser
 
