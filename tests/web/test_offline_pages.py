@@ -9,9 +9,12 @@ strikes it from its queue.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from typing import Any
+
+import pytest
 
 from referee import services
 from referee.models import Payment, Round, db
@@ -103,3 +106,44 @@ def test_a_resent_payment_is_one_payment(client: Any) -> None:
         assert client.post(f"/nights/{night_id}/payments", data=pay).status_code == 302
     with client.application.app_context():
         assert db.session.query(Payment).filter_by(night_id=night_id).count() == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "de"])
+def test_the_phone_reads_a_round_form_as_the_page_does(client: Any, lang: str) -> None:
+    """``round/form`` (the engine in the phone, issue 16): the page's parser and rules, same words, same state."""
+    from referee import browser, games
+    from referee.engine.records import dump
+
+    match_id = create_match(client, create_night(client))
+    client.get(f"/lang/{lang}")
+    with client.application.app_context():
+        match = services.get_match(match_id)
+        data = {"game": "svangknack", "digits": 2, "state": dict(match.snapshot.state),
+                "players": list(match.seats)}
+    bad = {"tricks_3": "1"}  # Dan 1 trick, Bo (svängare) none: 1 of 3 tricks
+    resp = client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | bad)
+    shown = re.search(r'<p class="error" role="alert">([^<]*)</p>', resp.get_data(as_text=True))
+    assert resp.status_code == 422 and shown
+    status, body = browser.answer("round/form", data | {"form": bad}, lang)
+    assert (status, body["rule"]) == (422, "SK-8")
+    assert body["error"] == html.unescape(shown.group(1))
+
+    good = {"tricks_3": "1", "tricks_1": "2"}
+    status, body = browser.answer("round/form", data | {"form": good}, lang)
+    assert status == 200 and body["legal"] is True
+    assert client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | good).status_code == 302
+    with client.application.app_context():
+        match = services.get_match(match_id)
+        state = services.state_of(match)
+        assert body["snapshot"] == dump(state) == match.snapshot.state
+        assert body["state"] == games.game("svangknack").state_json(state, services.night_money(match.night))
+
+
+def test_round_form_refuses_what_is_no_form() -> None:
+    from referee import browser
+
+    base = {"game": "svangknack", "digits": 2, "state": {}, "players": ["Anna"], "form": {}}
+    assert browser.answer("round/form", base | {"game": "poker"})[0] == 400
+    assert browser.answer("round/form", base | {"form": {"tricks_0": 3}})[0] == 400
+    assert browser.answer("round/form", base | {"players": "Anna"})[0] == 400
+    assert browser.answer("round/form", [])[0] == 400

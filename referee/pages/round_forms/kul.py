@@ -5,14 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from werkzeug.datastructures import MultiDict
+
+from referee.round_parse.kul import ERROR_FIELDS, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "marks_to_win": (_l("Marks to win"), _l("The first player with this many last tricks takes the pot (KU-4).")),
 }
 
-ERROR_FIELDS: dict[str, str] = {"KU-3": "last_trick", "KU-4": "last_trick"}
-
-
-def parse(form: MultiDict[str, str], state: dict[str, Any], players: list[str]) -> dict[str, Any]:
-    return {"last_trick": form.get("last_trick", "")}
+__all__ = ["ERROR_FIELDS", "OPTION_TEXT", "parse"]
