@@ -140,6 +140,10 @@ self.addEventListener("fetch", (event) => {
 // without a network even if the leader never opened them before the network went.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  if (data.type === "keep-files" && Array.isArray(data.urls)) {
+    event.waitUntil(keepFiles(data.urls.slice(0, 20)));
+    return;
+  }
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
   event.waitUntil(Promise.all(data.urls.slice(0, 40).map(async (href) => {
     const url = new URL(href, self.location.origin);
@@ -152,3 +156,19 @@ self.addEventListener("message", (event) => {
     } catch (err) { /* offline: the copy already stored stays */ }
   })));
 });
+
+// The in-browser engine's files (static/js/offline_check.js asks on a match page, once a session), so that a round
+// can be checked in the phone with no network even if the engine never ran here. Pyodide's files are fetched once
+// (they change only with its pinned version, and are then fetched fresh whenever the engine loads online); the
+// engine bundle, small and built from the rules, every time.
+async function keepFiles(urls) {
+  for (const href of urls) {
+    const url = new URL(href, self.location.origin);
+    if (url.origin !== self.location.origin || !url.pathname.startsWith("/static/")) continue;
+    if (!url.pathname.endsWith("/referee_engine.zip") && await caches.match(url.href, { ignoreSearch: true })) continue;
+    try {
+      const response = await fetch(url.href);
+      if (response.status === 200) await store(FILES, url.href, response);
+    } catch (err) { /* offline: try another time */ }
+  }
+}

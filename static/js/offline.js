@@ -126,9 +126,11 @@
     try { return JSON.parse(sessionStorage.getItem("referee-fix") || "{}"); } catch (err) { return {}; }
   }
 
-  function enqueue(form, k, list) {
+  function enqueue(form, k, list, submitter) {
     var waiting = list.filter(function (e) { return e.scope === k.scope; });
     var data = new FormData(form);
+    // The tapped button's own value (Knaker's dot buttons) goes with the form, as in a post without JavaScript.
+    if (submitter && submitter.name) data.set(submitter.name, submitter.value);
     var key = newKey();
     data.set("form_token", key);
     var fix = slots(), slot = fix[k.path] || null;
@@ -143,28 +145,48 @@
       if (slot && slot.expected) expected = slot.expected;
       if (expected) data.set("expected_seq", String(expected));
     }
-    if (slot) { delete fix[k.path]; sessionStorage.setItem("referee-fix", JSON.stringify(fix)); }
     var direct = navigator.onLine && !copyAt && !unreachable && waiting.length === 0;
-    var entry = {
+    var checker = window.RefereeOfflineCheck;
+    var checked = !direct && !slot && k.kind === "round" && checker && checker.match.match === parseInt(k.id, 10)
+      ? checker.check(form, list, submitter) : Promise.resolve(null);
+    return checked.then(function (verdict) {
+      if (verdict && verdict.refused) return { refused: verdict.refused };
+      var entry = make();
+      if (verdict) { entry.after = verdict.after; entry.view = verdict.view; }
+      if (slot) { delete fix[k.path]; sessionStorage.setItem("referee-fix", JSON.stringify(fix)); }
+      return put(entry).then(function () { return { entry: entry, direct: direct }; });
+    });
+
+    function make() { return {
       key: key, order: slot ? slot.order : Date.now() + Math.random() / 2, kind: k.kind, id: k.id, seq: k.seq,
       scope: k.scope, action: k.path, page: location.pathname, night: box.dataset.night || "",
       body: new URLSearchParams(data).toString(), expected: expected, what: describe(form),
       status: direct ? "sent" : "pending", message: "", other: "", created: Date.now()
-    };
-    return put(entry).then(function () { return { entry: entry, direct: direct }; });
+    }; }
   }
 
-  function postNatively(form, entry) {
-    var params = new URLSearchParams(entry.body);
-    ["form_token", "expected_seq"].forEach(function (name) {
+  // The form posted as without JavaScript, with the entry's key (and the tapped button's value, which a
+  // scripted submit leaves out); the fields added for it are taken away again at once (the post is built).
+  function nativeSubmit(form, values) {
+    var added = [];
+    Object.keys(values).forEach(function (name) {
       var input = form.querySelector('input[name="' + name + '"]');
-      if (!input && params.has(name)) {
+      if (!input) {
         input = document.createElement("input");
         input.type = "hidden"; input.name = name; form.appendChild(input);
+        added.push(input);
       }
-      if (input && params.has(name)) input.value = params.get(name);
+      input.value = values[name];
     });
     HTMLFormElement.prototype.submit.call(form);
+    added.forEach(function (input) { input.remove(); });
+  }
+
+  function postNatively(form, entry, submitter) {
+    var params = new URLSearchParams(entry.body), values = {};
+    ["form_token", "expected_seq"].forEach(function (name) { if (params.has(name)) values[name] = params.get(name); });
+    if (submitter && submitter.name) values[submitter.name] = submitter.value;
+    nativeSubmit(form, values);
   }
 
   function afterQueued(form, k) {
@@ -179,14 +201,32 @@
     }
   }
 
+  // The engine in this phone refused the round: said at the form, as the server would, with the taps kept.
+  function refusedHere(form, message) {
+    var p = document.createElement("p");
+    p.className = "error offline-check";
+    p.setAttribute("role", "alert");
+    p.textContent = message;
+    form.insertBefore(p, form.firstChild);
+    delete form.dataset.offlineBusy;
+    Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) {
+      setTimeout(function () { b.disabled = false; }, 0);
+    });
+    p.scrollIntoView({ block: "center" });
+  }
+
   document.addEventListener("submit", function (ev) {
     var form = ev.target, k = kindOf(form);
     if (!k) return;
     ev.preventDefault();
     if (form.dataset.offlineBusy) return;  // one tap, one entry: a second tap while it is taken is ignored
     form.dataset.offlineBusy = "1";
-    all().then(function (list) { return enqueue(form, k, list); }).then(function (r) {
-      if (r.direct) { postNatively(form, r.entry); return; }
+    var said = form.querySelector(".offline-check");
+    if (said) said.remove();
+    var submitter = ev.submitter || null;
+    all().then(function (list) { return enqueue(form, k, list, submitter); }).then(function (r) {
+      if (r.refused) { refusedHere(form, r.refused); return; }
+      if (r.direct) { postNatively(form, r.entry, submitter); return; }
       afterQueued(form, k);
       refresh().then(function () {
         queueBox.scrollIntoView({ block: "start" });  // the entry, as pending, and the round the next one is
@@ -195,7 +235,9 @@
     }).catch(function () {
       // No IndexedDB (private mode, storage full): the form goes as without JavaScript.
       delete form.dataset.offlineBusy;
-      HTMLFormElement.prototype.submit.call(form);
+      var values = {};
+      if (submitter && submitter.name) values[submitter.name] = submitter.value;
+      nativeSubmit(form, values);
     });
   }, true);
 
@@ -251,7 +293,7 @@
 
   function sendAll() {
     return all().then(function (list) {
-      var blocked = {}, saved = 0, reached = true, chain = Promise.resolve();
+      var blocked = {}, saved = 0, changed = 0, reached = true, chain = Promise.resolve();
       list.forEach(function (e) {
         chain = chain.then(function () {
           if (!reached) return;
@@ -259,12 +301,13 @@
           return send(e).then(function (outcome) {
             if (outcome === "offline") { reached = false; return; }
             if (outcome === "saved") { saved += 1; return drop(e.key); }
+            if (outcome === "conflict") changed += 1;  // the match moved on elsewhere: the page is stale
             blocked[e.scope] = true;
             return put(e);
           });
         });
       });
-      return chain.then(function () { return { saved: saved, reached: reached }; });
+      return chain.then(function () { return { saved: saved, changed: changed, reached: reached }; });
     });
   }
 
@@ -274,8 +317,9 @@
     var run = function () { return sendAll(); };
     flushing = (navigator.locks ? navigator.locks.request("referee-queue", run) : run()).then(function (r) {
       unreachable = !r.reached;
-      if (r.saved && !document.querySelector("main form[data-live-dirty]")) {
-        sessionStorage.setItem("referee-sent", String(r.saved));
+      if (unreachable && window.RefereeOfflineCheck) window.RefereeOfflineCheck.start();
+      if ((r.saved || r.changed) && !document.querySelector("main form[data-live-dirty]")) {
+        if (r.saved) sessionStorage.setItem("referee-sent", String(r.saved));
         location.reload();  // the page as it is now on the server (network first)
         return;
       }
@@ -423,6 +467,8 @@
     } else {
       nextBox.hidden = true;
     }
+    var checker = window.RefereeOfflineCheck;
+    if (checker && rounds.length && rounds[rounds.length - 1].view) checker.show(rounds[rounds.length - 1].view);
     box.hidden = bar.hidden && queueBox.hidden;
     document.documentElement.setAttribute("data-offline-waiting", String(waiting));
   }

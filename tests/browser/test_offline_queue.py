@@ -332,6 +332,8 @@ def test_two_phones_enter_round_5_the_offline_one_ends_in_a_shown_conflict(
     expect(conflict.locator("strong")).to_have_text("Round 5")
     expect(conflict.locator(".offline-other")).to_contain_text("Another phone entered round 5 first:")
     expect(conflict.locator(".offline-other")).to_contain_text(others_pick)
+    expect(leader.page.locator(".history li")).to_have_count(5)  # the page as it is now: the other phone's round
+    expect(leader.page.locator("#offline-next")).to_have_text("The next round you enter is round 6.")
     leader.page.evaluate("() => window.scrollTo(0, 0)")
     leader.shot("conflict", full=False)
     rounds = stored(live_server.app, match["id"])

@@ -97,6 +97,24 @@ def posted_key() -> str:
         return ""
 
 
+def match_state(match: Any) -> str:
+    """What the engine in the phone needs to check this match's round form offline (issue 16), as JSON.
+
+    Only for a phone that may enter rounds, on a game with a round form: the
+    snapshot (the state the engine folds from), the round it is for, the
+    seats and the currency's minor-unit digits. Empty otherwise.
+    """
+    from referee import round_parse
+    from referee.pages import can_edit
+
+    if match is None or round_parse.module(match.game) is None or not can_edit(match.night):
+        return ""
+    snap = match.snapshot
+    return json.dumps({"match": match.id, "game": match.game, "next": snap.next_seq, "state": snap.state,
+                       "players": list(match.seats), "digits": services.night_money(match.night).digits},
+                      separators=(",", ":"))
+
+
 @bp.app_context_processor
 def _offline_context() -> dict[str, Any]:
-    return {"offline_done_key": done_key, "offline_posted_key": posted_key}
+    return {"offline_done_key": done_key, "offline_posted_key": posted_key, "offline_match_state": match_state}
