@@ -464,3 +464,33 @@ def test_the_queue_survives_closing_the_browser(live_server: LiveServer, browser
         assert not offline_noise(watched.problems)
     finally:
         context.close()
+
+
+def test_a_payment_marked_offline_is_recorded_once(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
+    from playwright.sync_api import expect
+
+    from referee.models import Payment, db
+
+    base, page = live_server.url, phone
+    watched = watch(page, artifacts, "offline-payment-")
+    night = api(base, "/api/nights", {"name": "Ferry night", "currency": "SEK", "players": SEATS})
+    match = api(base, f"/api/nights/{night['id']}/matches",
+                {"game": "kul", "players": SEATS, "dealer": "Anna", "stake": "2.00"}, night["edit_token"])
+    api(base, f"/api/matches/{match['id']}/rounds", {"last_trick": "Anna"}, night["edit_token"])
+    api(base, f"/api/matches/{match['id']}/close", {"pot": "award", "to": "Anna"}, night["edit_token"])
+    page.goto(f"{base}/e/{night['edit_token']}")
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.goto(f"{base}/nights/{night['id']}/settlement")
+    page.wait_for_function("() => window.RefereeQueue !== undefined")
+    page.context.set_offline(True)
+    page.locator(".pay-form button").first.tap()
+    expect(page.locator("#offline-entries li.pending strong")).to_have_text(["Payment"])
+    expect(page.locator("#offline-entries li.pending .offline-what")).to_contain_text("2.00")
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline-bar")).to_contain_text("1 waiting entry was sent and saved.")
+    with live_server.app.app_context():
+        assert db.session.query(Payment).filter_by(night_id=night["id"]).count() == 1
+        db.session.remove()
+    assert not offline_noise(watched.problems)
