@@ -27,8 +27,19 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys()
     .then((keys) => Promise.all(keys.filter((k) => k.startsWith("referee-shell-") && k !== SHELL_CACHE)
       .map((k) => caches.delete(k))))
+    .then(prunePages)
     .then(() => self.clients.claim()));
 });
+
+// Pages kept longer than two weeks are of nights long over: dropped when a new worker starts.
+async function prunePages() {
+  const cache = await caches.open(PAGES);
+  const old = Date.now() - 14 * 24 * 3600 * 1000;
+  for (const request of await cache.keys()) {
+    const hit = await cache.match(request, { ignoreVary: true });
+    if (!hit || parseInt(hit.headers.get(SAVED_AT) || "0", 10) < old) await cache.delete(request, { ignoreVary: true });
+  }
+}
 
 function keepable(url) {
   return url.origin === self.location.origin && !NOT_KEPT.test(url.pathname) && !url.pathname.startsWith("/static/");

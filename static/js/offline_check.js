@@ -15,10 +15,22 @@
   var FILES = ["pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
                "pyodide/pyodide-lock.json", "pyodide/referee_engine.zip", "js/pyengine-worker.mjs"];
 
+  // Whether the engine's files are in the phone's cache: with no network the engine can start only from there
+  // (and trying without them would only fail slowly).
+  function kept() {
+    if (!window.caches) return Promise.resolve(false);
+    return Promise.all(FILES.map(function (f) { return caches.match("/static/" + f, { ignoreSearch: true }); }))
+      .then(function (hits) { return hits.every(Boolean); }, function () { return false; });
+  }
+
   function start() {
-    if (started) return;
-    started = true;
-    window.RefereeEngine.load().catch(function () { started = false; });
+    if (started) return Promise.resolve(true);
+    return kept().then(function (ok) {
+      if (!ok || started) return ok;
+      started = true;
+      window.RefereeEngine.load().catch(function () { started = false; });
+      return true;
+    });
   }
 
   function keepFiles() {
@@ -53,12 +65,14 @@
   function check(form, entries, submitter) {
     var base = projected(entries);
     if (!base) return Promise.resolve(null);
-    start();
-    var asked = window.RefereeEngine.ask("round/form", {
-      game: match.game, digits: match.digits, state: base.state, players: match.players, form: fields(form, submitter)
-    });
-    var timeout = new Promise(function (resolve) { setTimeout(function () { resolve(null); }, 15000); });
-    return Promise.race([asked, timeout]).then(function (answer) {
+    var body = { game: match.game, digits: match.digits, state: base.state, players: match.players,
+                 form: fields(form, submitter) };
+    return start().then(function (ok) {
+      if (!ok) return null;
+      var asked = window.RefereeEngine.ask("round/form", body);
+      var timeout = new Promise(function (resolve) { setTimeout(function () { resolve(null); }, 15000); });
+      return Promise.race([asked, timeout]);
+    }).then(function (answer) {
       if (!answer) return null;
       if (answer.status === 200) return { after: answer.body.snapshot, view: answer.body.state };
       return { refused: answer.body.error, rule: answer.body.rule || null };

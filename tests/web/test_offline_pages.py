@@ -147,3 +147,18 @@ def test_round_form_refuses_what_is_no_form() -> None:
     assert browser.answer("round/form", base | {"form": {"tricks_0": 3}})[0] == 400
     assert browser.answer("round/form", base | {"players": "Anna"})[0] == 400
     assert browser.answer("round/form", [])[0] == 400
+
+
+def test_a_busy_database_leaves_the_entry_in_the_queue(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 503 answers no entry: the page names no key, so the phone keeps it and sends it again."""
+    match_id = create_match(client, create_night(client))
+    form = round_form(client, match_id) | {"form_token": "q-busy"}
+
+    def busy(*_args: Any, **_kwargs: Any) -> Any:
+        raise services.Unavailable("database is locked")
+
+    monkeypatch.setattr(services, "add_round", busy)
+    resp = client.post(f"/matches/{match_id}/rounds", data=form)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 503 and 'id="offline"' in html
+    assert 'data-posted=""' in html and "q-busy" not in html
