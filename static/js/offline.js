@@ -224,7 +224,7 @@
     var said = form.querySelector(".offline-check");
     if (said) said.remove();
     var submitter = ev.submitter || null;
-    all().then(function (list) { return enqueue(form, k, list, submitter); }).then(function (r) {
+    all().then(function (list) { return enqueue(form, k, list, submitter); }).then(function (r) {  // stored:
       if (r.refused) { refusedHere(form, r.refused); return; }
       if (r.direct) { postNatively(form, r.entry, submitter); return; }
       afterQueued(form, k);
@@ -232,8 +232,8 @@
         queueBox.scrollIntoView({ block: "start" });  // the entry, as pending, and the round the next one is
         flush();
       });
-    }).catch(function () {
-      // No IndexedDB (private mode, storage full): the form goes as without JavaScript.
+    }, function () {
+      // Not stored (no IndexedDB: private mode, storage full): the form goes as without JavaScript.
       delete form.dataset.offlineBusy;
       var values = {};
       if (submitter && submitter.name) values[submitter.name] = submitter.value;
@@ -271,7 +271,8 @@
       return r.text().then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         if (r.status === 400 && !retried) {
-          return freshToken(entry).then(function (ok) { return ok ? send(entry, true) : refuse(doc); });
+          return freshToken(entry).then(function (ok) { return ok ? send(entry, true) : refuse(doc); },
+                                        function () { return "offline"; });
         }
         if (r.status === 409) {
           entry.status = "conflict";
@@ -481,8 +482,8 @@
   // waits, and its resend is harmless (same key).
   function start() {
     return all().then(function (list) {
-      var done = box.dataset.done, posted = box.dataset.posted;
-      return Promise.all(list.filter(function (e) { return e.key === done || e.key === posted; })
+      var done = (box.dataset.done || "").split(" "), posted = box.dataset.posted;
+      return Promise.all(list.filter(function (e) { return done.indexOf(e.key) >= 0 || e.key === posted; })
         .map(function (e) { return drop(e.key); }));
     }).then(refresh).then(function () {
       if (navigator.onLine) return all().then(function (list) { if (list.length) flush(); });

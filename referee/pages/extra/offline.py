@@ -12,8 +12,8 @@ there, stored before the first send, and goes in the form's ``form_token``.
 The server makes a resent entry harmless: rounds and payments were already
 idempotent by ``form_token``; voids and closes are made so here
 (:func:`page_idem`, the reply kept in the write's own transaction as for the
-API). :func:`_note_done` tells the next page which key was just saved, so the
-phone can strike it from its queue without sending it again.
+API). :func:`_note_done` tells the following pages which keys were just saved, so
+the phone can strike them from its queue without sending them again.
 """
 
 from __future__ import annotations
@@ -77,14 +77,23 @@ def _note_done(resp: Response) -> Response:
     """
     if (request.method == "POST" and request.endpoint in QUEUED_ENDPOINTS and resp.status_code in (302, 303)
             and (key := (request.form.get("form_token") or "").strip()[:100])):
-        session["offline_done"] = key
+        session["offline_done"] = [key, *[k for k in done_keys() if k != key]][:DONE_KEPT]
     return resp
 
 
+#: How many of the latest saved keys the session names (a page fetched in between, by the live table or the
+#: service worker, must not take the news from the page the phone navigates to).
+DONE_KEPT = 8
+
+
+def done_keys() -> list[str]:
+    keys = session.get("offline_done", [])
+    return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+
+
 def done_key() -> str:
-    """The key of the queued write that led to this page (read once)."""
-    key = session.pop("offline_done", "")
-    return key if isinstance(key, str) else ""
+    """The keys of the latest queued writes this phone's session saved, space-separated."""
+    return " ".join(done_keys())
 
 
 def posted_key() -> str:
