@@ -167,3 +167,11 @@ def test_a_busy_database_leaves_the_entry_in_the_queue(client: Any, monkeypatch:
     html = resp.get_data(as_text=True)
     assert resp.status_code == 503 and 'id="offline"' in html
     assert 'data-posted=""' in html and "q-busy" not in html
+
+
+def test_a_page_fetched_in_the_background_leaves_the_flash_to_the_next_page(client: Any) -> None:
+    match_id = create_match(client, create_night(client))
+    assert client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id)).status_code == 302
+    for header in ("X-Live", "X-Keep"):  # the live table's refresh, the service worker keeping the page
+        assert "Round 1 saved" not in client.get(f"/matches/{match_id}", headers={header: "1"}).get_data(as_text=True)
+    assert "Round 1 saved" in client.get(f"/matches/{match_id}").get_data(as_text=True)

@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import Response, current_app, request, session, url_for
+from flask import Response, current_app, get_flashed_messages, request, session, url_for
 
 from referee import services
 from referee.pages import bp
@@ -124,6 +124,24 @@ def match_state(match: Any) -> str:
                       separators=(",", ":"))
 
 
+#: Headers of the pages fetched in the background: the live table's refresh and the service worker's keeping.
+BACKGROUND_HEADERS = ("X-Live", "X-Keep")
+
+
+def flashed_messages(*args: Any, **kwargs: Any) -> Any:
+    """``get_flashed_messages`` for templates, except that a page fetched in the background takes none.
+
+    With the service worker between the phone and the server, the live
+    table's refresh (an event for the phone's own round arrives while the
+    post's redirect is on its way) can reach the server before the page the
+    phone navigates to; it must not take that page's "Round 5 saved".
+    """
+    if any(request.headers.get(h) for h in BACKGROUND_HEADERS):
+        return []
+    return get_flashed_messages(*args, **kwargs)
+
+
 @bp.app_context_processor
 def _offline_context() -> dict[str, Any]:
-    return {"offline_done_key": done_key, "offline_posted_key": posted_key, "offline_match_state": match_state}
+    return {"offline_done_key": done_key, "offline_posted_key": posted_key, "offline_match_state": match_state,
+            "get_flashed_messages": flashed_messages}
