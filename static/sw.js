@@ -8,8 +8,8 @@
 // - Static files with ?v= (content hashes, immutable): from the cache, else fetched and stored. Static files
 //   without ?v= (the in-browser engine: Pyodide and the engine bundle, the engine's worker): network first,
 //   stored as they come, from the cache only when the network fails.
-// - A form post that cannot reach the server: answered with a redirect to the page it came from, whose script
-//   (static/js/offline.js) has already put the entry in its queue in IndexedDB, keyed before the first send.
+// - Form posts are never touched: static/js/offline.js sends the round, void, close and payment forms itself
+//   (an entry of its queue in IndexedDB, keyed before the first send); other forms go as they are.
 // - The API, the live stream and the printed sheets are never cached.
 "use strict";
 
@@ -112,32 +112,10 @@ async function fresh(request) {
   }
 }
 
-// The page a queued form's post returns to (pages send no Referer: Referrer-Policy no-referrer).
-function pageOf(path) {
-  let m = path.match(/^\/matches\/(\d+)\/(rounds|close)(\/|$)/);
-  if (m) return "/matches/" + m[1];
-  m = path.match(/^\/nights\/(\d+)\/payments$/);
-  return m ? "/nights/" + m[1] + "/settlement" : null;
-}
-
-async function post(request, fallback) {
-  try {
-    return await fetch(request);
-  } catch (err) {
-    // The entry is in the phone's queue already (offline.js stored it before the form went); the page shows it.
-    return Response.redirect(fallback, 303);
-  }
-}
-
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST") {
-    const back = request.mode === "navigate" && pageOf(url.pathname);
-    if (back) event.respondWith(post(request, back));
-    return;
-  }
   if (request.method !== "GET" || url.pathname === "/sw.js" || url.pathname.startsWith("/api/")) return;
   if (url.pathname.startsWith("/static/")) {
     event.respondWith(url.searchParams.has("v") ? versioned(request) : fresh(request));

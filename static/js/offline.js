@@ -94,6 +94,7 @@
 
   // The page a queued entry belongs to after it is sent (as the service worker's redirect).
   function pageOf(entry) {
+    if (entry.kind === "close" && entry.night) return "/nights/" + entry.night;  // where the server sends it
     return entry.kind === "payment" ? "/nights/" + entry.id + "/settlement" : "/matches/" + entry.id;
   }
 
@@ -189,6 +190,35 @@
     nativeSubmit(form, values);
   }
 
+  // Online with nothing waiting: the entry is sent at once. Saved (the server's redirect): the page it leads to
+  // is opened, with the server's "Round 5 saved". Refused, in conflict or expired (nothing was stored): the
+  // same form is posted as without JavaScript, so the server shows its answer at the form, as it always did.
+  // Not reached (no answer, 5xx): the entry waits in the queue, shown as pending, and is sent again later.
+  function sendNow(form, entry, submitter) {
+    fetch(entry.action, {
+      method: "POST", body: entry.body, credentials: "same-origin", redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" }
+    }).then(function (r) {
+      if (r.type === "opaqueredirect" || (r.status >= 200 && r.status < 300)) {
+        return drop(entry.key).then(function () { location.href = pageOf(entry); });
+      }
+      if (r.status === 429 || r.status >= 500) return waitInQueue();
+      return drop(entry.key).then(function () { postNatively(form, entry, submitter); });
+    }, waitInQueue);
+
+    function waitInQueue() {
+      entry.status = "pending";
+      unreachable = true;
+      return put(entry).then(function () {
+        afterQueued(form, { kind: entry.kind, id: entry.id });
+        return refresh();
+      }).then(function () {
+        queueBox.scrollIntoView({ block: "start" });
+        setTimeout(flush, 500);  // an answer lost on the way (the round may be saved): asked again at once
+      });
+    }
+  }
+
   function afterQueued(form, k) {
     form.reset();
     delete form.dataset.liveDirty;
@@ -196,9 +226,7 @@
     Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) {
       setTimeout(function () { b.disabled = false; }, 0);
     });
-    if ((k.kind === "void" || k.kind === "close") && location.pathname !== pageOf({ kind: k.kind, id: k.id })) {
-      location.href = pageOf({ kind: k.kind, id: k.id });
-    }
+    if (k.kind === "void" && location.pathname !== "/matches/" + k.id) location.href = "/matches/" + k.id;
   }
 
   // The engine in this phone refused the round: said at the form, as the server would, with the taps kept.
@@ -226,7 +254,7 @@
     var submitter = ev.submitter || null;
     all().then(function (list) { return enqueue(form, k, list, submitter); }).then(function (r) {  // stored:
       if (r.refused) { refusedHere(form, r.refused); return; }
-      if (r.direct) { postNatively(form, r.entry, submitter); return; }
+      if (r.direct) { sendNow(form, r.entry, submitter); return; }
       afterQueued(form, k);
       refresh().then(function () {
         queueBox.scrollIntoView({ block: "start" });  // the entry, as pending, and the round the next one is

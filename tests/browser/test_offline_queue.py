@@ -355,7 +355,7 @@ def test_a_round_whose_answer_is_cut_after_the_commit_is_stored_once(
         watched = watch(page, artifacts, "offline-cut-")
         night, match = night_and_match(live_server.url)
         open_controlled(page, base, night, match)
-        save_round(page)  # online: the form is posted; the server commits; the answer never arrives
+        save_round(page)  # online: the round is sent; the server commits; the answer never arrives
         expect(page.locator(".history li")).to_have_count(1)
         expect(page.locator("#offline-queue")).to_be_hidden()
         assert proxy.cuts == 1
@@ -377,7 +377,10 @@ def test_a_round_entered_while_the_server_is_down_is_saved_after_its_restart(
     restartable.stop()
     save_round(page)  # the phone thinks it is online; the server is gone
     expect(page.locator("#offline-entries li.pending strong")).to_have_text("Round 1")
+    expect(page.locator("#offline-bar")).to_contain_text("The server cannot be reached")
+    page.reload()  # still no server: the worker's copy, said to be one, and the entry from the phone's storage
     expect(page.locator("#offline-bar")).to_contain_text("Offline copy of this page from")
+    expect(page.locator("#offline-entries li.pending strong")).to_have_text("Round 1")
     restartable.start()
     # Sent by the phone's own retry (every few seconds), with no reload and no tap.
     expect(page.locator(".history li")).to_have_count(1, timeout=20_000)

@@ -175,3 +175,12 @@ def test_a_page_fetched_in_the_background_leaves_the_flash_to_the_next_page(clie
     for header in ("X-Live", "X-Keep"):  # the live table's refresh, the service worker keeping the page
         assert "Round 1 saved" not in client.get(f"/matches/{match_id}", headers={header: "1"}).get_data(as_text=True)
     assert "Round 1 saved" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def test_background_fetches_and_static_files_leave_the_session_cookie_alone(client: Any) -> None:
+    """An answer that ends after a form's post must not put back the cookie from before it (its flash, its key)."""
+    match_id = create_match(client, create_night(client))
+    assert "Set-Cookie" in client.get(f"/matches/{match_id}").headers  # the permanent session, refreshed
+    for header in ("X-Live", "X-Keep"):
+        assert "Set-Cookie" not in client.get(f"/matches/{match_id}", headers={header: "1"}).headers
+    assert "Set-Cookie" not in client.get("/static/js/offline.js").headers

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Response, current_app, get_flashed_messages, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
 
 from referee import services
 from referee.pages import bp
@@ -139,6 +140,31 @@ def flashed_messages(*args: Any, **kwargs: Any) -> Any:
     if any(request.headers.get(h) for h in BACKGROUND_HEADERS):
         return []
     return get_flashed_messages(*args, **kwargs)
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The signed-cookie session, except that background fetches and static files never set the cookie.
+
+    The session is permanent, so Flask sends it again with every answer; an
+    answer to a request that started before a form's post (the live table's
+    refresh, the service worker keeping the night's pages or the engine's
+    files) but ended after it would put back the cookie from before the post:
+    its "Round 5 saved" and the saved entry's key would be lost. Those
+    requests change nothing in the session (they take no flash), so unless
+    they did change it they leave the cookie alone.
+    """
+
+    def should_set_cookie(self, app: Any, session: Any) -> bool:
+        background = request.endpoint == "static" or any(request.headers.get(h) for h in BACKGROUND_HEADERS)
+        if background and not session.modified:  # (a first CSRF token made for a kept page is still saved)
+            return False
+        return bool(super().should_set_cookie(app, session))
+
+
+@bp.record_once
+def _session_interface(state: Any) -> None:
+    if type(state.app.session_interface) is SecureCookieSessionInterface:
+        state.app.session_interface = SessionInterface()
 
 
 @bp.app_context_processor
