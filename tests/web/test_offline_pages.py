@@ -184,3 +184,4 @@ def test_background_fetches_and_static_files_leave_the_session_cookie_alone(clie
     for header in ("X-Live", "X-Keep"):
         assert "Set-Cookie" not in client.get(f"/matches/{match_id}", headers={header: "1"}).headers
     assert "Set-Cookie" not in client.get("/static/js/offline.js").headers
+    assert "Set-Cookie" not in client.get("/api/openapi.json").headers

@@ -148,14 +148,15 @@ class SessionInterface(SecureCookieSessionInterface):
     The session is permanent, so Flask sends it again with every answer; an
     answer to a request that started before a form's post (the live table's
     refresh, the service worker keeping the night's pages or the engine's
-    files) but ended after it would put back the cookie from before the post:
+    files, the live stream reconnecting) but ended after it would put back the cookie from before the post:
     its "Round 5 saved" and the saved entry's key would be lost. Those
     requests change nothing in the session (they take no flash), so unless
     they did change it they leave the cookie alone.
     """
 
     def should_set_cookie(self, app: Any, session: Any) -> bool:
-        background = request.endpoint == "static" or any(request.headers.get(h) for h in BACKGROUND_HEADERS)
+        background = (request.endpoint == "static" or request.blueprint == "api"  # (the live stream reconnects)
+                      or any(request.headers.get(h) for h in BACKGROUND_HEADERS))
         if background and not session.modified:  # (a first CSRF token made for a kept page is still saved)
             return False
         return bool(super().should_set_cookie(app, session))
