@@ -45,7 +45,7 @@ $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION):
 	mkdir -p $(PYODIDE_DIR) && for f in $(PYODIDE_FILES); do cp $(PYODIDE_DIR).tmp/package/$$f $(PYODIDE_DIR)/; done
 	rm -rf $(PYODIDE_DIR).tmp && rm -f $(PYODIDE_DIR)/.version-* && touch $@
 
-$(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py referee/browser.py referee/games.py referee/bundle.py \
+$(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py referee/round_parse/*.py referee/browser.py referee/games.py referee/bundle.py \
 		$(wildcard referee/translations/*/LC_MESSAGES/messages.po)
 	$(MAKE) --no-print-directory translations
 	$(PY) -m referee.bundle $@ >/dev/null

@@ -19,10 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from referee import games
+from referee import games, round_parse
 from referee.engine import BadInput, RuleViolation, explain, questions
 from referee.engine.money import Money
-from referee.engine.records import expect_int, expect_object, expect_str, load
+from referee.engine.records import dump, expect_int, expect_object, expect_str, load
 
 #: The compiled catalogs, beside this module in the bundle as in the source tree.
 LOCALES = Path(__file__).resolve().parent / "translations"
@@ -52,14 +52,46 @@ def check_round(data: dict[str, Any]) -> dict[str, Any]:
     return {"legal": True, "state": module.state_json(new_state, money)}
 
 
+def check_form(data: dict[str, Any]) -> dict[str, Any]:
+    """A match page's round form checked as the page's POST would be, with no server (issue 16).
+
+    ``data``: ``game``, ``digits``, ``state`` (the match's snapshot, or the
+    one a waiting round leads to), ``players`` (the seats) and ``form`` (field
+    name -> text, as the form would post it). The form is read by the same
+    parser as the server's page (:mod:`referee.round_parse`) against the
+    state's view, then checked by the engine. Answers ``{"legal": true,
+    "round": payload, "state": view, "snapshot": ...}``, the snapshot being
+    the state the round leads to (for the next round's check); a broken rule
+    raises :class:`RuleViolation` as on the server.
+    """
+    expect_object(data, "body", {"game", "digits", "state", "players", "form"}, {"game", "state", "players", "form"})
+    name = expect_str(data["game"], "game")
+    parser = round_parse.module(name)
+    if parser is None:
+        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
+    players = data["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise BadInput("players", "players must be a list of names.")
+    form = data["form"]
+    if not isinstance(form, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in form.items()):
+        raise BadInput("form", "The form could not be read; reload the page and try again.")
+    money = Money(expect_int(data.get("digits", 2), "digits"))
+    module = games.game(name)
+    state = load(module.State, data["state"])
+    payload = parser.parse(form, module.state_json(state, money), players)
+    new_state = module.apply(state, module.parse_round(state, payload, money))
+    return {"legal": True, "round": payload, "state": module.state_json(new_state, money),
+            "snapshot": dump(new_state)}
+
+
 def answer(name: str, data: object, lang: str = "en") -> tuple[int, dict[str, Any]]:
     """``(status, body)`` as the API answers question ``name`` (``"knaker/play"``, ``"round/check"``…)."""
     translate = _translate(lang)
     try:
-        if name == "round/check":
+        if name in ("round/check", "round/form"):
             if not isinstance(data, dict):
                 raise BadInput("body", "The request body must be a JSON object.")
-            return 200, check_round(data)
+            return 200, check_round(data) if name == "round/check" else check_form(data)
         return 200, questions.answer(name, data, translate)
     except BadInput as exc:
         return 400, {"error": explain(exc, translate), "field": exc.field}

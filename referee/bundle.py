@@ -1,8 +1,8 @@
 """Build the engine bundle the phone's browser runs (``python -m referee.bundle OUT.zip``).
 
-The zip holds the pure engine (``referee/engine``), the browser's door
-(``referee/browser.py``), the game registry (``referee/games.py``) and the
-compiled catalogs, laid out as in the source tree, with an empty
+The zip holds the pure engine (``referee/engine``), the round forms' parsers
+(``referee/round_parse``), the browser's door (``referee/browser.py``), the
+game registry (``referee/games.py``) and the compiled catalogs, laid out as in the source tree, with an empty
 ``referee/__init__.py`` so that importing the engine does not import Flask.
 It is made from the source at install time (``make run``/``make test``), so
 the browser never runs a second copy of a rule.
@@ -23,6 +23,7 @@ MODULES = ("browser.py", "games.py")
 def files() -> list[tuple[Path, str]]:
     """``(source, name in the zip)`` for everything the bundle holds, in a stable order."""
     found = [(p, f"referee/{p.relative_to(ROOT).as_posix()}") for p in sorted((ROOT / "engine").glob("*.py"))]
+    found += [(p, f"referee/{p.relative_to(ROOT).as_posix()}") for p in sorted((ROOT / "round_parse").glob("*.py"))]
     found += [(ROOT / m, f"referee/{m}") for m in MODULES]
     found += [(p, f"referee/{p.relative_to(ROOT).as_posix()}")
               for p in sorted((ROOT / "translations").glob("*/LC_MESSAGES/messages.mo"))]

@@ -574,8 +574,10 @@ def void_round(match_id: int, seq: int) -> Any:
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400, _("The form has expired; reload the page."))
+        idem = offline.page_idem(f"void:{match_id}:{seq}")  # a resent entry of the phone's queue: once
         try:
-            services.void_round(match_id, seq, form.reason.data or "")
+            if not offline.already_done(idem):
+                services.void_round(match_id, seq, form.reason.data or "", idem=idem)
         except (RuleViolation, BadInput) as exc:
             error = exc
         else:
@@ -609,8 +611,10 @@ def close_match(match_id: int) -> Any:
                                crumb=f"{games.TITLES.get(m.game, m.game)} #{m.id}",
                                fields={"pot": form.pot.data, "to": to}, button=_("Close the match"),
                                button_id="confirm-close", box_id="close-confirm")
+    idem = offline.page_idem(f"close:{match_id}")  # a resent entry of the phone's queue: once
     try:
-        services.close_match(match_id, form.pot.data, to)
+        if not offline.already_done(idem):
+            services.close_match(match_id, form.pot.data, to, idem=idem)
     except (RuleViolation, BadInput) as exc:
         return render_match(services.get_match(match_id), error=exc, status=422)
     flash(_("The match is closed."), "ok")
@@ -618,5 +622,6 @@ def close_match(match_id: int) -> Any:
 
 
 from referee.pages import extra  # noqa: E402  (extra pages register on bp)
+from referee.pages.extra import offline  # noqa: E402
 
 extra.load()

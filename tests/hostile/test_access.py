@@ -65,6 +65,7 @@ PUBLIC: dict[str, str] = {
     "pages.knaker_referee_verdict": "referee tool: a pure function of the form",
     "pages.schwimmen_value": "referee tool; its ?m= back link names a match id only (probed below)",
     "pages.schloapfer_eyes": "referee tool; it shows the ?match= it came from only to phones with rights (probed)",
+    "pages.service_worker": "the service worker's script and the shell's static URLs: no night data",
 }
 
 #: Routes of a benchmark app only (``REFEREE_BENCH=1``), never of a normal one.

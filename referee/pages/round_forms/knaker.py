@@ -20,11 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
-from werkzeug.datastructures import MultiDict
 
-from referee.engine import BadInput
+from referee.round_parse.knaker import ERROR_FIELDS, KINDS, parse, parse_dot, parse_events
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "payout": (_l("Payout"), _l("Money per game: none (standings only), last pays (the last place pays the "
@@ -37,17 +35,6 @@ OPTION_TEXT: dict[str, tuple[Any, Any]] = {
 CHOICE_TEXT: dict[str, dict[Any, Any]] = {
     "payout": {"none": _l("none"), "loser_pays": _l("last pays"), "pot": _l("pot")},
 }
-
-#: Rule ID -> the form field group the error is shown next to ("events": the
-#: game's result; "dots": the dot that was tapped, in that player's row).
-ERROR_FIELDS: dict[str, str] = {
-    "KN-7": "events", "KN-7.1": "events", "KN-7.3": "events",
-    "KN-16.3": "events", "KN-16.8": "events",
-    "KN-16": "dots", "KN-16.1": "dots", "KN-16.2": "dots", "KN-16.5": "dots", "KN-16.9": "dots",
-}
-
-#: Event kinds in the order the engine's contract names them.
-KINDS: tuple[str, ...] = ("out", "lost", "disqualified")
 
 #: Why a player lost (KN-7, KN-13.2, KN-13.4): shown on the page only.
 REASONS: dict[str, Any] = {
@@ -80,60 +67,5 @@ CONSEQUENCE_TEXT: dict[str, Any] = {
     "disqualified": _l("disqualified"),
 }
 
-
-def _int(raw: str | None) -> int | None:
-    raw = (raw or "").strip()
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else None  # not "²" (a digit to isdigit)
-
-
-def parse(form: MultiDict[str, str], state: dict[str, Any], players: list[str]) -> dict[str, Any]:
-    """What was tapped -> the API's round payload (a dot, or a game's events)."""
-    if form.get("dot"):
-        return {"dot": parse_dot(form.get("dot", ""), players)}
-    return {"events": parse_events(form, players)}
-
-
-def parse_dot(raw: str, players: list[str]) -> dict[str, Any]:
-    """``"<seat>:<offence>[:<dots>]"`` -> the body of ``POST .../dots``."""
-    parts = raw.split(":")
-    seat = _int(parts[0])
-    dot: dict[str, Any] = {
-        "player": players[seat] if seat is not None and seat < len(players) else "",
-        "offence": parts[1] if len(parts) > 1 else "",
-    }
-    if len(parts) > 2:
-        n = _int(parts[2])
-        dot["dots"] = n if n is not None else parts[2][:10]
-    return dot
-
-
-def parse_events(form: MultiDict[str, str], players: list[str]) -> list[dict[str, list[str]]]:
-    """The per-player kind and step fields -> the game's events in order.
-
-    Players with the same step and kind form one element (a tie, KN-7.3); in
-    one step, ``out`` comes before ``lost`` and ``disqualified`` (the places
-    do not depend on it: outs fill from the top, the others from the bottom).
-    A player with a kind but no step comes after the numbered steps, alone.
-    Players with no kind are still playing; the engine checks that at most
-    one is left (KN-7.1).
-    """
-    keyed: list[tuple[int, int, int, str, str]] = []
-    for pos, name in enumerate(players):
-        kind = form.get(f"kind_{pos}", "")
-        if kind not in KINDS:
-            continue
-        raw_step = (form.get(f"step_{pos}") or "").strip()
-        step = _int(raw_step)
-        if raw_step and (step is None or not 1 <= step <= len(players)):  # no option of the page sends it
-            raise BadInput("events", gettext("The form could not be read; reload the page and try again."))
-        order = step if step is not None else 10_000 + pos
-        keyed.append((order, KINDS.index(kind), pos, kind, name))
-    events: list[dict[str, list[str]]] = []
-    last: tuple[int, int] | None = None
-    for order, kind_no, _pos, kind, name in sorted(keyed):
-        if (order, kind_no) == last:
-            events[-1][kind].append(name)
-        else:
-            events.append({kind: [name]})
-            last = (order, kind_no)
-    return events
+__all__ = ["CHOICE_TEXT", "CONSEQUENCE_TEXT", "ERROR_FIELDS", "KINDS", "OFFENCE_TEXT", "OPTION_TEXT", "REASONS",
+           "parse", "parse_dot", "parse_events"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from werkzeug.datastructures import MultiDict
+
+from referee.round_parse.kul import ERROR_FIELDS, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "marks_to_win": (_l("Marks to win"), _l("The first player with this many last tricks takes the pot (KU-4).")),
@@ -14,8 +15,4 @@ OPTION_TEXT: dict[str, tuple[Any, Any]] = {
 #: What the new-match form shows for each option value.
 CHOICE_TEXT: dict[str, dict[Any, Any]] = {"marks_to_win": {3: _l("3 marks"), 2: _l("2 marks")}}
 
-ERROR_FIELDS: dict[str, str] = {"KU-3": "last_trick", "KU-4": "last_trick"}
-
-
-def parse(form: MultiDict[str, str], state: dict[str, Any], players: list[str]) -> dict[str, Any]:
-    return {"last_trick": form.get("last_trick", "")}
+__all__ = ["CHOICE_TEXT", "ERROR_FIELDS", "OPTION_TEXT", "parse"]

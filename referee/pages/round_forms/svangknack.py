@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from werkzeug.datastructures import MultiDict
+
+from referee.round_parse.svangknack import ERROR_FIELDS, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "first_pot": (_l("First pot"), _l("Who pays into the first pot: every player or only the dealer (SK-5).")),
@@ -21,36 +22,4 @@ CHOICE_TEXT: dict[str, dict[Any, Any]] = {
                              "always": _l("always")},
 }
 
-#: Rule ID -> the form field group the error is shown next to.
-ERROR_FIELDS: dict[str, str] = {
-    "SK-7": "tricks", "SK-8": "tricks", "SK-9": "tricks", "SK-10": "knock",
-    "SK-11": "passed", "SK-12": "redeal", "SK-13": "new_stake", "SK-2": "new_stake",
-}
-
-
-def parse(form: MultiDict[str, str], state: dict[str, Any], players: list[str]) -> dict[str, Any]:
-    """What was tapped -> the API's round payload; a player with tricks has knocked.
-
-    The svängare is the player left of the dealer, or the next one when the
-    sväng was passed (SK-11); the svängare always takes part.
-    """
-    passed = form.get("passed") == "on"
-    svangare = state["passed_svangare"] if passed else state["svangare"]
-    tricks: dict[str, int | str] = {}
-    participants = [svangare]
-    for pos, name in enumerate(players):
-        raw = form.get(f"tricks_{pos}", "").strip()
-        knocked = form.get(f"knock_{pos}") == "on" or raw not in ("", "0") or state.get("forced")
-        if knocked and name not in participants:
-            participants.append(name)
-        if raw:  # a count no button sends ("abc", "²") goes on as text: the engine names it, nothing is stored
-            tricks[name] = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else raw[:20]
-    payload: dict[str, Any] = {"svangare": svangare, "participants": participants}
-    if len(participants) > 1 or tricks:
-        payload["tricks"] = {n: tricks.get(n, 0) for n in participants} | tricks
-    if form.get("redeal") == "on":
-        payload["redeal"] = True
-    stake = (form.get("new_stake") or "").strip()
-    if stake:
-        payload["new_stake"] = stake
-    return payload
+__all__ = ["CHOICE_TEXT", "ERROR_FIELDS", "OPTION_TEXT", "parse"]

@@ -1,0 +1,174 @@
+"""Offline at the table (issue 15): the service worker and what the queue of entries needs from the server.
+
+``GET /sw.js`` serves ``static/sw.js`` from the root, so that its scope covers
+every page, preceded by the list of the app's shell files (their versioned
+URLs) and a version that changes whenever the worker or a shell file does:
+a new version makes the browser install the new worker and drop the old
+shell cache.
+
+The queue itself lives in the phone (``static/js/offline.js``, IndexedDB):
+every tap of a round, void, close or payment form gets an idempotency key
+there, stored before the first send, and goes in the form's ``form_token``.
+The server makes a resent entry harmless: rounds and payments were already
+idempotent by ``form_token``; voids and closes are made so here
+(:func:`page_idem`, the reply kept in the write's own transaction as for the
+API). :func:`_note_done` tells the following pages which keys were just saved, so
+the phone can strike them from its queue without sending them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import Response, current_app, get_flashed_messages, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
+
+from referee import services
+from referee.pages import bp
+
+#: The shell: every page's styles and scripts, and the icon and manifest (paths under static/).
+SHELL_DIRS = ("css", "js", "icons")
+SHELL_FILES = ("manifest.json",)
+
+#: The page forms whose posts the phone may queue, and the key's scope for voids and closes.
+QUEUED_ENDPOINTS = ("pages.add_round", "pages.void_round", "pages.close_match", "pages.add_payment")
+
+
+def shell_files(static: Path) -> list[str]:
+    """The shell's files relative to ``static/``, in a stable order (the in-browser engine is cached on use)."""
+    found = [p.relative_to(static).as_posix() for d in SHELL_DIRS for p in sorted((static / d).glob("*"))
+             if p.is_file()]
+    return found + [f for f in SHELL_FILES if (static / f).is_file()]
+
+
+@bp.get("/sw.js")
+def service_worker() -> Any:
+    static = Path(current_app.static_folder or "static")
+    shell = [url_for("static", filename=f) for f in shell_files(static)]
+    source = (static / "sw.js").read_text(encoding="utf-8")
+    version = hashlib.sha256(json.dumps(shell).encode() + source.encode()).hexdigest()[:12]
+    head = f"const SHELL = {json.dumps(shell)};\nconst VERSION = {json.dumps(version)};\n"
+    resp = Response(head + source, mimetype="text/javascript")
+    resp.headers["Service-Worker-Allowed"] = "/"
+    return resp
+
+
+def page_idem(scope: str) -> services.Idem | None:
+    """The form's ``form_token`` as an idempotency key of a page write (void, close), if it sent one."""
+    key = (request.form.get("form_token") or "").strip()[:100]
+    if not key:
+        return None
+    return services.Idem(scope=f"page:{scope}", key=key, render=lambda _result: (200, {}))
+
+
+def already_done(idem: services.Idem | None) -> bool:
+    """Whether this key's write was made before (a resent entry of the phone's queue)."""
+    return idem is not None and services.stored_reply(idem.scope, idem.key) is not None
+
+
+@bp.after_app_request
+def _note_done(resp: Response) -> Response:
+    """After a queued form's write went through (a redirect), name its key to the next page.
+
+    The next page shows it in ``data-done`` (``templates/_offline.html``), and
+    the phone drops that entry from its queue instead of sending it again.
+    """
+    if (request.method == "POST" and request.endpoint in QUEUED_ENDPOINTS and resp.status_code in (302, 303)
+            and (key := (request.form.get("form_token") or "").strip()[:100])):
+        session["offline_done"] = [key, *[k for k in done_keys() if k != key]][:DONE_KEPT]
+    return resp
+
+
+#: How many of the latest saved keys the session names (a page fetched in between, by the live table or the
+#: service worker, must not take the news from the page the phone navigates to).
+DONE_KEPT = 8
+
+
+def done_keys() -> list[str]:
+    keys = session.get("offline_done", [])
+    return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+
+
+def done_key() -> str:
+    """The keys of the latest queued writes this phone's session saved, space-separated."""
+    return " ".join(done_keys())
+
+
+def posted_key() -> str:
+    """The key of the queued form whose answer is this page (a refusal or conflict shown with the form)."""
+    if request.method != "POST" or request.endpoint not in QUEUED_ENDPOINTS:
+        return ""
+    try:
+        return (request.form.get("form_token") or "").strip()[:100]
+    except Exception:  # an unreadable or oversized body: its error page names no key
+        return ""
+
+
+def match_state(match: Any) -> str:
+    """What the engine in the phone needs to check this match's round form offline (issue 16), as JSON.
+
+    Only for a phone that may enter rounds, on a game with a round form: the
+    snapshot (the state the engine folds from), the round it is for, the
+    seats and the currency's minor-unit digits. Empty otherwise.
+    """
+    from referee import round_parse
+    from referee.pages import can_edit
+
+    if match is None or round_parse.module(match.game) is None or not can_edit(match.night):
+        return ""
+    snap = match.snapshot
+    return json.dumps({"match": match.id, "game": match.game, "next": snap.next_seq, "state": snap.state,
+                       "players": list(match.seats), "digits": services.night_money(match.night).digits},
+                      separators=(",", ":"))
+
+
+#: Headers of the pages fetched in the background: the live table's refresh and the service worker's keeping.
+BACKGROUND_HEADERS = ("X-Live", "X-Keep")
+
+
+def flashed_messages(*args: Any, **kwargs: Any) -> Any:
+    """``get_flashed_messages`` for templates, except that a page fetched in the background takes none.
+
+    With the service worker between the phone and the server, the live
+    table's refresh (an event for the phone's own round arrives while the
+    post's redirect is on its way) can reach the server before the page the
+    phone navigates to; it must not take that page's "Round 5 saved".
+    """
+    if any(request.headers.get(h) for h in BACKGROUND_HEADERS):
+        return []
+    return get_flashed_messages(*args, **kwargs)
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The signed-cookie session, except that background fetches and static files never set the cookie.
+
+    The session is permanent, so Flask sends it again with every answer; an
+    answer to a request that started before a form's post (the live table's
+    refresh, the service worker keeping the night's pages or the engine's
+    files, the live stream reconnecting) but ended after it would put back the cookie from before the post:
+    its "Round 5 saved" and the saved entry's key would be lost. Those
+    requests change nothing in the session (they take no flash), so unless
+    they did change it they leave the cookie alone.
+    """
+
+    def should_set_cookie(self, app: Any, session: Any) -> bool:
+        background = (request.endpoint == "static" or request.blueprint == "api"  # (the live stream reconnects)
+                      or any(request.headers.get(h) for h in BACKGROUND_HEADERS))
+        if background and not session.modified:  # (a first CSRF token made for a kept page is still saved)
+            return False
+        return bool(super().should_set_cookie(app, session))
+
+
+@bp.record_once
+def _session_interface(state: Any) -> None:
+    if type(state.app.session_interface) is SecureCookieSessionInterface:
+        state.app.session_interface = SessionInterface()
+
+
+@bp.app_context_processor
+def _offline_context() -> dict[str, Any]:
+    return {"offline_done_key": done_key, "offline_posted_key": posted_key, "offline_match_state": match_state,
+            "get_flashed_messages": flashed_messages}

@@ -1,0 +1,117 @@
+// A round tapped with no network, checked by the engine in this phone (issue 16): the same parser and rules as
+// the server's page (referee/round_parse, referee/browser.py "round/form", run by static/js/pyengine.js).
+// A round the engine refuses is refused at the tap, with its rule, in the page's language, instead of waiting
+// in the queue; a legal one waits with the state it leads to, so that the next round is checked against that
+// state and the match page shows the state as the leader expects it. Used by static/js/offline.js.
+(function () {
+  "use strict";
+  var box = document.getElementById("offline");
+  var raw = box && box.getAttribute("data-match-state");
+  if (!raw || !window.RefereeEngine) return;
+  var match;
+  try { match = JSON.parse(raw); } catch (err) { return; }
+  var started = false;
+  // The engine's files, fetched into the service worker's cache while there is a network (once a session).
+  var FILES = ["pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+               "pyodide/pyodide-lock.json", "pyodide/referee_engine.zip", "js/pyengine-worker.mjs"];
+
+  // Whether the engine's files are in the phone's cache: with no network the engine can start only from there
+  // (and trying without them would only fail slowly).
+  function kept() {
+    if (!window.caches) return Promise.resolve(false);
+    return Promise.all(FILES.map(function (f) { return caches.match("/static/" + f, { ignoreSearch: true }); }))
+      .then(function (hits) { return hits.every(Boolean); }, function () { return false; });
+  }
+
+  function start() {
+    if (started) return Promise.resolve(true);
+    return kept().then(function (ok) {
+      if (!ok || started) return ok;
+      started = true;
+      window.RefereeEngine.load().catch(function () { started = false; });
+      return true;
+    });
+  }
+
+  function keepFiles() {
+    var sw = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!sw || !navigator.onLine || sessionStorage.getItem("referee-engine-kept")) return;
+    sessionStorage.setItem("referee-engine-kept", "1");
+    sw.postMessage({ type: "keep-files", urls: FILES.map(function (f) { return "/static/" + f; }) });
+  }
+
+  function fields(form, submitter) {
+    var out = {};
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value === "string" && ["csrf_token", "form_token", "expected_seq"].indexOf(name) < 0) out[name] = value;
+    });
+    if (submitter && submitter.name) out[submitter.name] = submitter.value;
+    return out;
+  }
+
+  // The state the next round starts from: the page's, or the one the last waiting round of this match leads to.
+  // Null when that cannot be known (an entry refused by the server, or one that waits unchecked).
+  function projected(entries) {
+    var mine = entries.filter(function (e) { return e.kind === "round" && e.id === String(match.match); });
+    if (mine.some(function (e) { return e.status === "refused" || e.status === "conflict"; })) return null;
+    var after = mine.filter(function (e) { return e.expected >= match.next; });
+    if (!after.length) return { state: match.state, view: null };
+    var last = after[after.length - 1];
+    if (after.some(function (e) { return !e.after; })) return null;
+    return { state: last.after, view: last.view || null };
+  }
+
+  // {refused: message} | {after, view} | null (not checked: the engine is not at hand; the server will judge).
+  function check(form, entries, submitter) {
+    var base = projected(entries);
+    if (!base) return Promise.resolve(null);
+    var body = { game: match.game, digits: match.digits, state: base.state, players: match.players,
+                 form: fields(form, submitter) };
+    return start().then(function (ok) {
+      if (!ok) return null;
+      var asked = window.RefereeEngine.ask("round/form", body);
+      var timeout = new Promise(function (resolve) { setTimeout(function () { resolve(null); }, 15000); });
+      return Promise.race([asked, timeout]);
+    }).then(function (answer) {
+      if (!answer) return null;
+      if (answer.status === 200) return { after: answer.body.snapshot, view: answer.body.state };
+      return { refused: answer.body.error, rule: answer.body.rule || null };
+    }, function () { return null; });
+  }
+
+  // The page as the leader expects it after the waiting rounds: who deals and who svängar (Svängknack), as far as
+  // the page shows it; marked, so it is not taken for the server's word.
+  function show(view) {
+    if (!view) return;
+    ["dealer", "svangare"].forEach(function (key) {
+      var el = document.getElementById(key);
+      if (el && typeof view[key] === "string" && el.closest(".glance")) {
+        el.textContent = view[key];
+        el.classList.add("offline-expected");
+      }
+    });
+    var form = document.querySelector("main #round-form[data-svangare]");
+    if (!form || typeof view.svangare !== "string") return;
+    var oldPassed = form.dataset.passedSvangare;
+    form.dataset.svangare = view.svangare;
+    form.dataset.passedSvangare = view.passed_svangare || "";
+    var svTag = form.querySelector(".tag.sv"), dealTag = form.querySelector(".player-row th .tag:not(.sv)");
+    form.querySelectorAll(".player-row").forEach(function (row) {
+      var name = row.dataset.name;
+      row.classList.toggle("svangare", name === view.svangare);
+      row.classList.toggle("passed-svangare", name === view.passed_svangare);
+      var th = row.querySelector("th");
+      if (dealTag && name === view.dealer) th.appendChild(dealTag);
+      if (svTag && name === view.svangare) th.appendChild(svTag);
+    });
+    var passed = form.querySelector("#passed");
+    var label = passed && passed.parentNode.querySelector("span");
+    if (label && oldPassed && view.passed_svangare) label.textContent = label.textContent.split(oldPassed).join(view.passed_svangare);
+  }
+
+  window.addEventListener("offline", start);
+  if (!navigator.onLine || document.documentElement.hasAttribute("data-offline-copy")) start();
+  if (document.readyState === "complete") setTimeout(keepFiles, 1000);
+  else window.addEventListener("load", function () { setTimeout(keepFiles, 1000); });
+  window.RefereeOfflineCheck = { check: check, start: start, show: show, match: match };
+})();

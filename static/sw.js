@@ -1,0 +1,163 @@
+// The service worker (issue 15), served as /sw.js by referee/pages/extra/offline.py, which puts SHELL (the
+// versioned URLs of the app's styles, scripts, icon and manifest) and VERSION in front of this file.
+//
+// - Pages: network first, always. A page that arrives is stored in Cache Storage (the HTTP cache keeps
+//   nothing: pages are `private, no-store`); only when the network fails is the stored copy served, marked
+//   `data-offline-copy` with the time it was saved, so the page says "offline copy from HH:MM" and a stale
+//   page never passes for a fresh one.
+// - Static files with ?v= (content hashes, immutable): from the cache, else fetched and stored. Static files
+//   without ?v= (the in-browser engine: Pyodide and the engine bundle, the engine's worker): network first,
+//   stored as they come, from the cache only when the network fails.
+// - Form posts are never touched: static/js/offline.js sends the round, void, close and payment forms itself
+//   (an entry of its queue in IndexedDB, keyed before the first send); other forms go as they are.
+// - The API, the live stream and the printed sheets are never cached.
+"use strict";
+
+const SHELL_CACHE = "referee-shell-" + VERSION;
+const PAGES = "referee-pages";
+const FILES = "referee-files";
+const SAVED_AT = "X-Referee-Saved-At";
+const NOT_KEPT = /^\/(api|e|v|lang)\/|\.(pdf|csv|json)$|^\/sw\.js$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k.startsWith("referee-shell-") && k !== SHELL_CACHE)
+      .map((k) => caches.delete(k))))
+    .then(prunePages)
+    .then(() => self.clients.claim()));
+});
+
+// Pages kept longer than two weeks are of nights long over: dropped when a new worker starts.
+async function prunePages() {
+  const cache = await caches.open(PAGES);
+  const old = Date.now() - 14 * 24 * 3600 * 1000;
+  for (const request of await cache.keys()) {
+    const hit = await cache.match(request, { ignoreVary: true });
+    if (!hit || parseInt(hit.headers.get(SAVED_AT) || "0", 10) < old) await cache.delete(request, { ignoreVary: true });
+  }
+}
+
+function keepable(url) {
+  return url.origin === self.location.origin && !NOT_KEPT.test(url.pathname) && !url.pathname.startsWith("/static/");
+}
+
+async function store(cacheName, key, response) {
+  const body = await response.clone().arrayBuffer();
+  const headers = new Headers(response.headers);
+  headers.set(SAVED_AT, String(Date.now()));
+  const cache = await caches.open(cacheName);
+  await cache.put(key, new Response(body, { status: response.status, statusText: response.statusText, headers }));
+}
+
+async function offlineCopy(request) {
+  const url = new URL(request.url);
+  const cache = await caches.open(PAGES);
+  // Pages vary by the session cookie (Vary: Cookie); the copies in this phone are all of this phone's session.
+  const hit = await cache.match(url.href, { ignoreVary: true }) ||
+    await cache.match(url.origin + url.pathname, { ignoreVary: true });
+  if (!hit) return notSaved();
+  const saved = hit.headers.get(SAVED_AT) || "0";
+  const html = (await hit.text()).replace(/<html\b/i, '<html data-offline-copy="' + saved + '"');
+  const headers = new Headers(hit.headers);
+  headers.delete("Content-Length");
+  return new Response(html, { status: 200, headers });
+}
+
+function notSaved() {
+  const html = '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>referee</title><main style="font:1.1rem system-ui;padding:1rem">' +
+    '<p lang="sv">Ingen anslutning, och sidan finns inte sparad i telefonen.</p>' +
+    '<p lang="de">Keine Verbindung, und die Seite ist auf diesem Telefon nicht gespeichert.</p>' +
+    '<p lang="en">No network, and this page is not saved on this phone.</p><p><a href="/">referee</a></p></main>';
+  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": "default-src 'self'; style-src 'unsafe-inline'" } });
+}
+
+async function page(event) {
+  const request = event.request;
+  try {
+    const response = await fetch(request);
+    const url = new URL(response.url || request.url);
+    const type = response.headers.get("Content-Type") || "";
+    if (response.status === 200 && type.startsWith("text/html") && keepable(url)) {
+      event.waitUntil(store(PAGES, url.href, response));
+    }
+    return response;
+  } catch (err) {
+    return offlineCopy(request);
+  }
+}
+
+async function versioned(request) {
+  const hit = await caches.match(request.url);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.status === 200) await store(FILES, request.url, response);
+  return response;
+}
+
+async function fresh(request) {
+  try {
+    const response = await fetch(request);
+    if (response.status === 200) await store(FILES, request.url, response);
+    return response;
+  } catch (err) {
+    const hit = await caches.match(request.url, { ignoreSearch: true });
+    if (hit) return hit;
+    throw err;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method !== "GET" || url.pathname === "/sw.js" || url.pathname.startsWith("/api/")) return;
+  if (url.pathname.startsWith("/static/")) {
+    event.respondWith(url.searchParams.has("v") ? versioned(request) : fresh(request));
+    return;
+  }
+  if (request.headers.get("Accept") === "text/event-stream") return;
+  event.respondWith(page(event));
+});
+
+// The page asks for the pages of the open night to be kept (its matches, the settlement), so that they open
+// without a network even if the leader never opened them before the network went.
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "keep-files" && Array.isArray(data.urls)) {
+    event.waitUntil(keepFiles(data.urls.slice(0, 20)));
+    return;
+  }
+  if (data.type !== "keep" || !Array.isArray(data.urls)) return;
+  event.waitUntil(Promise.all(data.urls.slice(0, 40).map(async (href) => {
+    const url = new URL(href, self.location.origin);
+    if (!keepable(url)) return;
+    // A void page changes only when its round is voided: kept once, not fetched again on every visit.
+    if (/\/void$/.test(url.pathname) && await caches.match(url.href, { ignoreVary: true })) return;
+    try {
+      const response = await fetch(url.href, { credentials: "same-origin", headers: { "X-Keep": "1" } });
+      if (response.status === 200 && !response.redirected) await store(PAGES, url.href, response);
+    } catch (err) { /* offline: the copy already stored stays */ }
+  })));
+});
+
+// The in-browser engine's files (static/js/offline_check.js asks on a match page, once a session), so that a round
+// can be checked in the phone with no network even if the engine never ran here. Pyodide's files are fetched once
+// (they change only with its pinned version, and are then fetched fresh whenever the engine loads online); the
+// engine bundle, small and built from the rules, every time.
+async function keepFiles(urls) {
+  for (const href of urls) {
+    const url = new URL(href, self.location.origin);
+    if (url.origin !== self.location.origin || !url.pathname.startsWith("/static/")) continue;
+    if (!url.pathname.endsWith("/referee_engine.zip") && await caches.match(url.href, { ignoreSearch: true })) continue;
+    try {
+      const response = await fetch(url.href);
+      if (response.status === 200) await store(FILES, url.href, response);
+    } catch (err) { /* offline: try another time */ }
+  }
+}

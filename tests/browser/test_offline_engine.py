@@ -1,0 +1,121 @@
+"""The referee in the phone after an offline reload, and round forms judged by it (issue 16, with issue 15).
+
+The service worker keeps Pyodide and the engine bundle as the page loads them
+(and, on a match page, fetches them ahead), so that after the page is
+reloaded with no network the engine still starts from the phone's cache. On
+a match page with no network, a round the engine refuses is refused at the
+tap with its rule and reason in the page's language, as the server would,
+instead of waiting in the queue; a legal one waits, as pending.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import LiveServer, watch
+from tests.browser.test_offline_queue import night_and_match, offline_noise, open_controlled, queue, save_round, stored
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _engine_installed() -> None:
+    from tests.components import missing
+
+    for name in ("pyodide.mjs", "pyodide.asm.wasm", "referee_engine.zip"):
+        if not (ROOT / "static" / "pyodide" / name).exists():
+            missing(f"the in-browser engine (static/pyodide/{name}: `make browser-engine`)")
+
+
+def test_the_knaker_referee_answers_after_an_offline_reload(live_server: LiveServer, phone: Any,
+                                                            artifacts: Path) -> None:
+    from playwright.sync_api import expect
+
+    page = phone
+    watched = watch(page, artifacts, "offline-engine-")
+    page.goto(live_server.url + "/referee/knaker")
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.reload()  # now under the worker: the engine's files are kept as they load
+    page.wait_for_function("() => window.RefereeEngine !== undefined")
+    page.evaluate("() => RefereeEngine.load().then(() => true)")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-bar")).to_contain_text("Offline copy of this page from")
+    page.wait_for_function("() => window.RefereeEngine !== undefined")
+    answer = page.evaluate("() => RefereeEngine.ask('knaker/play', {pile: ['9H'], lays: [['4D']]}, 'sv')")
+    assert answer["status"] == 200 and answer["body"]["legal"] is False and answer["body"]["rule"] == "KN-3"
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "referee_engine.zip"):  # from the phone's cache
+        assert page.evaluate("(u) => caches.match(u).then(r => !!r)", f"/static/pyodide/{name}"), name
+    assert not offline_noise(watched.problems)
+
+
+def _engine_kept(page: Any) -> None:
+    """Wait until the match page has had the worker keep the engine's files (it does so once a session)."""
+    for _ in range(300):
+        if page.evaluate("() => Promise.all(['/static/pyodide/pyodide.asm.wasm', '/static/pyodide/python_stdlib.zip',"
+                         " '/static/pyodide/referee_engine.zip', '/static/js/pyengine-worker.mjs']"
+                         ".map(u => caches.match(u, {ignoreSearch: true}))).then(rs => rs.every(Boolean))"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the engine's files were not kept")
+
+
+def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: LiveServer, phone: Any,
+                                                                   artifacts: Path) -> None:
+    """Svängknack, no network, the page in Swedish: tricks that do not add up are refused at once with SK-8."""
+    from playwright.sync_api import expect
+
+    from referee import browser, services
+
+    base, page = live_server.url, phone
+    watched = watch(page, artifacts, "offline-engine-")
+    night, match = night_and_match(base)
+    open_controlled(page, base, night, match)
+    page.goto(f"{base}/lang/sv?next=/matches/{match['id']}")  # the page in Swedish, kept so by the worker
+    _engine_kept(page)
+    page.context.set_offline(True)
+    page.reload()  # the offline copy: the engine starts from the phone's cache
+    expect(page.locator("#offline-bar")).to_contain_text("Sparad kopia av sidan")
+
+    with live_server.app.app_context():
+        m = services.get_match(match["id"])
+        data = {"game": "svangknack", "digits": 2, "state": dict(m.snapshot.state), "players": list(m.seats)}
+    status, expected = browser.answer("round/form", data | {"form": {"tricks_3": "1"}}, "sv")
+    assert status == 422 and expected["rule"] == "SK-8"
+
+    save_round(page, [("Dan", 1)])  # Dan 1 trick, Bo (svängare) none: 1 of 3
+    refusal = page.locator("#round-form .offline-check")
+    expect(refusal).to_have_text(expected["error"], timeout=20_000)
+    expect(refusal).to_contain_text("SK-8")
+    expect(page.locator('#round-form tr[data-name="Dan"] input[value="1"]')).to_be_checked()  # the taps kept
+    assert queue(page) == []  # refused on the spot: nothing waits
+    watched.shot("refused-at-tap", full=False)
+
+    save_round(page, [("Bo", 2)])  # now 2 + 1: legal, waits as pending, with the state it leads to
+    expect(page.locator("#offline-entries li.pending")).to_have_count(1)
+    entry = queue(page)[0]
+    assert entry["after"] and entry["view"]["dealer"] == "Bo" and entry["view"]["svangare"] == "Cia"
+    expect(page.locator("#dealer")).to_have_text("Bo")        # the match as the leader expects it
+    expect(page.locator("#svangare")).to_have_text("Cia")
+    expect(page.locator("#svangare")).to_have_class(re.compile("offline-expected"))
+    expect(page.locator('#round-form tr[data-name="Cia"]')).to_have_class(re.compile("svangare"))
+
+    save_round(page, [("Anna", 3)])  # round 2, against round 1's result (Cia svängar): Anna 3, Cia 0, legal
+    expect(page.locator("#offline-entries li.pending")).to_have_count(2)
+    # Round 3, checked against where the two waiting rounds lead: Dan svängar now, and alone he takes 3 (SK-7).
+    save_round(page, [("Dan", 2)])
+    expect(refusal).to_contain_text("SK-7", timeout=20_000)
+    expect(refusal).to_contain_text("Dan")
+    expect(page.locator("#offline-entries li.pending")).to_have_count(2)
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    assert [r[0] for r in stored(live_server.app, match["id"])] == [1, 2]
+    assert not offline_noise(watched.problems)
