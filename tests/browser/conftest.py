@@ -32,6 +32,15 @@ class LiveServer:
     app: Any
 
 
+def require_browser_engine() -> None:
+    """Skip (or fail, with REFEREE_REQUIRE_ALL) where the in-browser engine is not installed."""
+    from tests.components import missing
+
+    for name in ("pyodide.mjs", "pyodide.asm.wasm", "referee_engine.zip"):
+        if not (Path(__file__).resolve().parents[2] / "static" / "pyodide" / name).exists():
+            missing(f"the in-browser engine (static/pyodide/{name}: `make browser-engine`)")
+
+
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     """The app in a background thread on 127.0.0.1, stopped at the end.

@@ -17,20 +17,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer, watch
+from tests.browser.conftest import LiveServer, require_browser_engine, watch
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
 @pytest.fixture(autouse=True)
 def _engine_installed() -> None:
-    from tests.components import missing
-
-    for name in ("pyodide.mjs", "pyodide.asm.wasm", "referee_engine.zip"):
-        if not (ROOT / "static" / "pyodide" / name).exists():
-            missing(f"the in-browser engine (static/pyodide/{name}: `make browser-engine`)")
+    require_browser_engine()
 
 
 #: (question, body) pairs asked of the API and of the engine in the browser.

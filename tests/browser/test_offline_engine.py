@@ -16,21 +16,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer, watch
+from tests.browser.conftest import LiveServer, require_browser_engine, watch
 from tests.browser.test_offline_queue import night_and_match, offline_noise, open_controlled, queue, save_round, stored
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
 @pytest.fixture(autouse=True)
 def _engine_installed() -> None:
-    from tests.components import missing
-
-    for name in ("pyodide.mjs", "pyodide.asm.wasm", "referee_engine.zip"):
-        if not (ROOT / "static" / "pyodide" / name).exists():
-            missing(f"the in-browser engine (static/pyodide/{name}: `make browser-engine`)")
+    require_browser_engine()
 
 
 def test_the_knaker_referee_answers_after_an_offline_reload(live_server: LiveServer, phone: Any,

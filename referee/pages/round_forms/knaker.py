@@ -1,19 +1,8 @@
-"""Knaker's round form: a game's result in the order things happened, or one dot.
+"""Knaker's round form in the page's words: option names, why a player lost, the offences and consequences.
 
-The match page has one form with two kinds of submit:
-
-- a dot button (``dot = "<seat>:<offence>"``, or ``"<seat>:other:<n>"`` for
-  the leader's 1 to 4 dots) saves one dot round at once (KN-16);
-- "Save game" sends the game's events. Each player has three fields, which
-  the page's script fills from the big buttons and which are plain selects
-  without JavaScript: ``kind_<seat>`` (out / lost / disqualified, empty while
-  still playing), ``step_<seat>`` (the order: 1 for the first round of play
-  in which something happened; players with the same step and kind tie,
-  KN-7.3) and ``reason_<seat>`` (why a player lost). The engine has no field
-  for the reason, so it is shown on the page only and never stored.
-
-:func:`parse` never raises: whatever was tapped becomes a payload and the
-engine says what is wrong with it, citing the rule.
+The form itself (a dot button or "Save game" with the players' kind, step
+and reason fields) is read by :mod:`referee.round_parse.knaker`, which is
+pure so that the phone's engine reads it too.
 """
 
 from __future__ import annotations
