@@ -382,9 +382,22 @@ def open_carry(night: Night, game: str) -> tuple[int, int] | None:
     return None
 
 
+#: What a match is loaded with, and its query, built once (a query built per request cost more CPU
+#: than running it).
+_MATCH_WITH = (joinedload(Match.night), joinedload(Match.snapshot))
+_MATCH_QUERY = select(Match).options(*_MATCH_WITH).where(Match.id == bindparam("match_id"))
+
+
 def get_match(match_id: int) -> Match:
-    """The match with its night and snapshot (one query: this is the hot path)."""
-    match = db.session.get(Match, match_id, options=[joinedload(Match.night), joinedload(Match.snapshot)])
+    """The match with its night and snapshot (one query: this is the hot path).
+
+    As ``Session.get``: a match the session holds already is taken from there
+    (refreshed if expired), else loaded with the query built once.
+    """
+    if Match.__mapper__.identity_key_from_primary_key([match_id]) in db.session.identity_map:
+        match = db.session.get(Match, match_id, options=_MATCH_WITH)
+    else:
+        match = db.session.execute(_MATCH_QUERY, {"match_id": match_id}).scalar()
     if match is None:
         raise NotFound(f"There is no match {match_id}.")
     return match
