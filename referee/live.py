@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import insert, select, text, update
+from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Engine
 
 from referee.models import Night, NightChange, db, now
@@ -44,14 +44,18 @@ log = logging.getLogger(__name__)
 Change = dict[str, Any]
 
 
+_nights = Night.__table__
+#: The two statements of every write, built once (building them per write cost more CPU than running them).
+_NEXT_VERSION = (update(_nights).where(_nights.c.id == bindparam("night"))
+                 .values(live_version=_nights.c.live_version + 1).returning(_nights.c.live_version))
+_LOG_CHANGE = insert(NightChange.__table__)
+
+
 def note(night_id: int, what: str, match_id: int | None = None, round_no: int | None = None) -> int:
     """Record a write to the night, in the caller's write transaction; returns the new version."""
-    nights = Night.__table__
-    version = int(db.session.execute(
-        update(nights).where(nights.c.id == night_id)
-        .values(live_version=nights.c.live_version + 1).returning(nights.c.live_version)).scalar_one())
-    db.session.execute(insert(NightChange.__table__).values(
-        night_id=night_id, version=version, match_id=match_id, what=what, round_no=round_no, created_at=now()))
+    version = int(db.session.execute(_NEXT_VERSION, {"night": night_id}).scalar_one())
+    db.session.execute(_LOG_CHANGE, {"night_id": night_id, "version": version, "match_id": match_id, "what": what,
+                                     "round_no": round_no, "created_at": now()})
     if db.session.get_bind().dialect.name == "postgresql":
         payload = json.dumps(event_data(night_id, match_id, what, round_no, version))
         db.session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})

@@ -21,7 +21,7 @@ from datetime import date as Date
 from typing import Any
 
 from babel.numbers import get_currency_precision, list_currencies
-from sqlalchemy import event, insert, select, update
+from sqlalchemy import bindparam, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
@@ -382,9 +382,22 @@ def open_carry(night: Night, game: str) -> tuple[int, int] | None:
     return None
 
 
+#: What a match is loaded with, and its query, built once (a query built per request cost more CPU
+#: than running it).
+_MATCH_WITH = (joinedload(Match.night), joinedload(Match.snapshot))
+_MATCH_QUERY = select(Match).options(*_MATCH_WITH).where(Match.id == bindparam("match_id"))
+
+
 def get_match(match_id: int) -> Match:
-    """The match with its night and snapshot (one query: this is the hot path)."""
-    match = db.session.get(Match, match_id, options=[joinedload(Match.night), joinedload(Match.snapshot)])
+    """The match with its night and snapshot (one query: this is the hot path).
+
+    As ``Session.get``: a match the session holds already is taken from there
+    (refreshed if expired), else loaded with the query built once.
+    """
+    if Match.__mapper__.identity_key_from_primary_key([match_id]) in db.session.identity_map:
+        match = db.session.get(Match, match_id, options=_MATCH_WITH)
+    else:
+        match = db.session.execute(_MATCH_QUERY, {"match_id": match_id}).scalar()
     if match is None:
         raise NotFound(f"There is no match {match_id}.")
     return match
@@ -432,6 +445,17 @@ def replay(match: Match, *, skip: int | None = None, upto: int | None = None) ->
     return state
 
 
+#: The statements of the hot path (a round entry), built once: building a statement per request cost
+#: more CPU than running it (bench/profile_round.py). The UPDATE sets the columns named in its
+#: parameters (version, next_seq, state) ``WHERE`` the version is still the one read.
+_INSERT_ROUND = insert(Round.__table__)
+_snapshots = Snapshot.__table__
+_MOVE_SNAPSHOT = update(_snapshots).where(_snapshots.c.match_id == bindparam("match"),
+                                          _snapshots.c.version == bindparam("read"))
+_ROUND_BY_KEY = select(Round.__table__.c.id).where(Round.__table__.c.match_id == bindparam("match"),
+                                                   Round.__table__.c.idempotency_key == bindparam("key"))
+
+
 def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any], new_state: Any,
                  idem_key: str | None, deal: dict[str, Any] | None = None) -> Round:
     """Store an event and the new snapshot, or raise :class:`Conflict`.
@@ -443,7 +467,7 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
     seq = match.snapshot.next_seq
     values = {"match_id": match.id, "seq": seq, "kind": kind, "payload": payload, "created_at": now(),
               "void": False, "void_reason": "", "idempotency_key": idem_key, "deal": deal}
-    result = db.session.execute(insert(Round.__table__).values(**values))
+    result = db.session.execute(_INSERT_ROUND, values)
     db.session.expire(match, ["rounds"])
     _bump(match, version, new_state, next_seq=seq + 1)
     live.note(match.night_id, kind, match.id, seq)
@@ -452,13 +476,10 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
 
 def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
     db.session.flush()
-    table = Snapshot.__table__
     plain = dump(new_state)
     result = db.session.execute(  # a Core UPDATE: the ORM's bulk-update machinery is not needed here
-        update(table)
-        .where(table.c.match_id == match.id, table.c.version == version)
-        .values(version=version + 1, next_seq=next_seq, state=plain)
-    )
+        _MOVE_SNAPSHOT, {"match": match.id, "read": version, "version": version + 1, "next_seq": next_seq,
+                         "state": plain})
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise Conflict("The match changed while this was being saved.", match)
     # Keep the loaded snapshot true to the row without marking it dirty.
@@ -480,7 +501,9 @@ def _conflict(match: Match) -> Conflict:
 
 
 def find_by_key(match: Match, key: str) -> Round | None:
-    return db.session.scalar(select(Round).where(Round.match_id == match.id, Round.idempotency_key == key))
+    """The match's event entered with this ``Idempotency-Key``, if any (usually none: one cheap look-up)."""
+    found = db.session.execute(_ROUND_BY_KEY, {"match": match.id, "key": key}).scalar()
+    return None if found is None else db.session.get(Round, found)
 
 
 def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
