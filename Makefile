@@ -8,7 +8,7 @@ WORKERS ?= 2
 THREADS ?= 150
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
-.PHONY: run test lint check translations messages deps-system browser-engine axe bench soak clean
+.PHONY: npm run test lint check translations messages deps-system browser-engine axe bench soak clean
 
 ## The engine in the browser (Pyodide from the npm registry, pinned) and the engine bundle built from
 ## the source; both under static/pyodide/, which git ignores.
@@ -36,10 +36,13 @@ messages: $(VENV)/.installed
 		--no-location --sort-output -o referee/translations/messages.pot .
 	$(VENV)/bin/pybabel -q update -i referee/translations/messages.pot -d referee/translations --no-fuzzy-matching
 
-$(PYODIDE_DIR)/.version-$(PYODIDE_VERSION):
+## Debian's npm, when missing: the browser-side packages (Pyodide, axe-core) come from the npm registry.
+npm:
 	@command -v npm >/dev/null || { echo "installing npm (Debian)"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; fi; }
+
+$(PYODIDE_DIR)/.version-$(PYODIDE_VERSION): | npm
 	rm -rf $(PYODIDE_DIR).tmp && mkdir -p $(PYODIDE_DIR).tmp
 	cd $(PYODIDE_DIR).tmp && npm pack --silent pyodide@$(PYODIDE_VERSION) >/dev/null && tar xzf pyodide-$(PYODIDE_VERSION).tgz
 	mkdir -p $(PYODIDE_DIR) && for f in $(PYODIDE_FILES); do cp $(PYODIDE_DIR).tmp/package/$$f $(PYODIDE_DIR)/; done
@@ -55,10 +58,7 @@ browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/refere
 ## axe-core for the browser tests' accessibility checks (npm registry, pinned; git ignores it).
 AXE_VERSION := 4.14.1
 AXE_DIR := node_modules.axe
-$(AXE_DIR)/.version-$(AXE_VERSION):
-	@command -v npm >/dev/null || { echo "installing npm (Debian)"; \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
-		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; fi; }
+$(AXE_DIR)/.version-$(AXE_VERSION): | npm
 	rm -rf $(AXE_DIR) && mkdir -p $(AXE_DIR)
 	cd $(AXE_DIR) && npm pack --silent axe-core@$(AXE_VERSION) >/dev/null && tar xzf axe-core-$(AXE_VERSION).tgz package/axe.min.js package/LICENSE
 	touch $@
