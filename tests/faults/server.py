@@ -534,6 +534,24 @@ class Tally:
     cut: int = 0
     errors: list[str] = field(default_factory=list)
 
+    def write(self, http_: Http, path: str, body: Any, *, key: str, token: str, ok: tuple[int, ...],
+              what: str) -> Reply | None:
+        """One client write through the kills (:func:`write`: resent with the same key until answered),
+        counted: its resends, and an error (then None) when it failed or was answered other than ``ok``."""
+        try:
+            reply, retries = write(http_, path, body, key=key, token=token, deadline=120)
+        except AssertionError as exc:
+            with self.lock:
+                self.errors.append(str(exc))
+            return None
+        with self.lock:
+            self.retries += retries
+            self.cut += retries > 0
+            if reply.status not in ok:
+                self.errors.append(f"{what} answered {reply.status}: {reply.body[:300]!r}")
+                return None
+        return reply
+
 
 def kill_and_start(server: Server, _n: int) -> None:
     server.kill()

@@ -39,7 +39,6 @@ from tests.faults.server import (
     make_match,
     round_payload,
     started_server,
-    write,
     write_through_kills,
 )
 
@@ -58,19 +57,11 @@ def client(i: int, port: int, match: MatchRef, seed: int, stop: threading.Event,
         key = f"k{i}-{n}-{uuid.uuid4().hex[:12]}"
         with tally.lock:
             tally.sent.add(key)
-        try:
-            reply, retries = write(http, f"/api/matches/{match.id}/rounds", round_payload(rng), key=key,
-                                   token=match.edit_token, deadline=120)
-        except AssertionError as exc:
-            with tally.lock:
-                tally.errors.append(str(exc))
+        reply = tally.write(http, f"/api/matches/{match.id}/rounds", round_payload(rng), key=key,
+                            token=match.edit_token, ok=(200, 201), what=f"client {i}: key {key}")
+        if reply is None:
             return
         with tally.lock:
-            tally.retries += retries
-            tally.cut += retries > 0
-            if reply.status not in (200, 201):
-                tally.errors.append(f"client {i}: key {key} answered {reply.status}: {reply.body[:300]!r}")
-                return
             tally.acked.append(Acked(key, match.id, int(reply.json()["round"]), reply.status))
 
 

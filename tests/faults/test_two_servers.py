@@ -49,7 +49,6 @@ from tests.faults.server import (
     fault_seed,
     make_match,
     round_payload,
-    write,
     write_through_kills,
 )
 
@@ -102,18 +101,12 @@ def client(i: int, port: int, match: MatchRef, seed: int, stop: threading.Event,
             path, body, kind = f"/api/matches/{match.id}/rounds", round_payload(rng), "round"
         with tally.lock:
             (tally.sent_payments if kind == "payment" else tally.sent).add(key)
-        try:
-            reply, retries = write(http, path, body, key=key, token=match.edit_token, deadline=120)
-        except AssertionError as exc:
-            with tally.lock:
-                tally.errors.append(str(exc))
+        reply = tally.write(http, path, body, key=key, token=match.edit_token,
+                            ok={"round": (200, 201), "void": (200,), "payment": (201,)}[kind],
+                            what=f"client {i}: {kind} {key}")
+        if reply is None:
             return
         with tally.lock:
-            tally.retries += retries
-            tally.cut += retries > 0
-            if reply.status not in {"round": (200, 201), "void": (200,), "payment": (201,)}[kind]:
-                tally.errors.append(f"client {i}: {kind} {key} answered {reply.status}: {reply.body[:300]!r}")
-                return
             if kind == "round":
                 last = int(reply.json()["round"])
                 tally.acked.append(Acked(key, match.id, last, reply.status))
