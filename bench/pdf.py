@@ -210,10 +210,10 @@ def main() -> None:
             print(f"night: {len(night.player_names)} players, {len(night.matches)} matches, {events} events "
                   f"(built through services in {built:.1f} s)")
 
-            from referee.reports.codes import png_data_uri
+            from referee.payments import _payment_code
 
             def cold_sheet() -> bytes:
-                png_data_uri.cache_clear()  # as the first print of a night: every QR code built anew
+                _payment_code.cache_clear()  # as the first print of a night: every QR code built anew
                 return render_pdf(settlement_html(night))
 
             for _ in range(3):  # fonts found, loaded and cached before anything is timed
