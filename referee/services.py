@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hmac
 import json
-import threading
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -46,6 +45,7 @@ from referee.models import (
     now,
     token_key,
 )
+from referee.writer_lock import WRITERS
 
 MAX_NAME = 40
 MAX_PLAYERS_PER_NIGHT = 40
@@ -113,25 +113,19 @@ def configure_engine(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if _immediate.get() else "BEGIN")
 
 
-#: SQLite lets one writer in at a time. The threads of one process (gthread workers serve each
-#: connection on a thread) queue for it here, on a lock that is handed over at once, rather than in
-#: SQLite's busy handler, which polls with sleeps of up to 100 ms: with 16 phones that made the slow
-#: tail of round entry (bench/load.py). Processes still meet at SQLite's own lock. Reentrant, so a
-#: write inside a write stays possible as before.
-_sqlite_writer = threading.RLock()
-
-
 @contextmanager
 def writing(fresh: bool = True) -> Iterator[None]:
     """A write transaction: committed at the end, rolled back on any error.
 
     Any read transaction is ended first, so the write starts with the write
-    lock (SQLite ``BEGIN IMMEDIATE``, after this process's other writers:
-    ``_sqlite_writer``). ``fresh=False`` keeps the objects already loaded (the
-    caller checks the snapshot version itself); otherwise they are reloaded
-    inside the write transaction.
+    lock (SQLite ``BEGIN IMMEDIATE``, after this process's other writers and
+    the other processes' ones: :mod:`referee.writer_lock`). ``fresh=False``
+    keeps the objects already loaded (the caller checks the snapshot version
+    itself); otherwise they are reloaded inside the write transaction.
     """
-    queue = _sqlite_writer if db.engine.dialect.name == "sqlite" else nullcontext()
+    url = db.engine.url
+    queue = (WRITERS.hold(url.database, uri=url.query.get("uri") == "true") if url.get_backend_name() == "sqlite"
+             else nullcontext())
     with queue, _write_transaction(fresh):
         yield
 
