@@ -16,7 +16,7 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
-from referee import config, errors, messages
+from referee import config, errors, messages, read_gate
 from referee.models import MAX_ID, db
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,6 +86,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     messages.register(app)
+    read_gate.install(app)
     from referee import logs
 
     logs.install(app.logger)

@@ -67,6 +67,10 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # reconnects (s; bounded so that a server stopping gracefully is not held up by streams).
         "LIVE_PING": float(os.environ.get("LIVE_PING", 15)),
         "LIVE_LIFETIME": float(os.environ.get("LIVE_LIFETIME", 300)),
+        # Page and sheet renders at once per process, so round entries go first (referee/read_gate.py;
+        # 0: no gate), and how long a render waits for its turn before it goes on anyway (s).
+        "READ_GATE": int(os.environ.get("READ_GATE", 1)),
+        "READ_GATE_WAIT": float(os.environ.get("READ_GATE_WAIT", 5)),
     }
     settings.update(overrides)
     if not str(settings["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
