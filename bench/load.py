@@ -41,6 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -234,12 +235,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{server.describe()} on {HOST}:{server.port}, SQLite in {workdir}; "
               f"{args.clients} clients, {args.duration:g} s per phase; {machine()}", flush=True)
 
+        cpu: dict[str, float] = {}  # the server's CPU seconds per phase
+
+        def measured(name: str, run: Callable[[], Phase]) -> Phase:
+            before = server.cpu_seconds()
+            phase = run()
+            cpu[name] = server.cpu_seconds() - before  # includes the clients' set-up requests (a few)
+            return phase
+
         print("phase 1: round entry + match page, as phones do ...", flush=True)
-        mixed = round_phase(server.port, args.clients, args.duration, pages=True)
+        mixed = measured("mixed", lambda: round_phase(server.port, args.clients, args.duration, pages=True))
         print("phase 2: round entry alone ...", flush=True)
-        alone = round_phase(server.port, args.clients, args.duration, pages=False)
+        alone = measured("alone", lambda: round_phase(server.port, args.clients, args.duration, pages=False))
         print("phase 3: floor (one insert per request) ...", flush=True)
-        floor = floor_phase(server.port, args.clients, args.duration)
+        floor = measured("floor", lambda: floor_phase(server.port, args.clients, args.duration))
 
         print(f"phase 4: building a {args.rounds}-round match and a 1-round match ...", flush=True)
         t0 = time.monotonic()
@@ -266,13 +275,13 @@ def main(argv: list[str] | None = None) -> int:
         else:
             shutil.rmtree(workdir, ignore_errors=True)
     report(args, server, mixed, alone, floor, {"vs": view_short, "vl": view_long, "es": edit_short,
-                                               "el": edit_long})
+                                               "el": edit_long}, cpu)
     return 0
 
 
 def report(args: argparse.Namespace, server: Server, mixed: Phase, alone: Phase, floor: Phase,
-           pages: dict[str, list[float]]) -> None:
-    """The figures and the verdicts."""
+           pages: dict[str, list[float]], cpu: dict[str, float]) -> None:
+    """The figures and the verdicts; the server's CPU per request says where a ratio goes."""
     r, p, f = mixed.by_kind["round"], mixed.by_kind.get("page", Timings()), floor.by_kind["floor"]
     a = alone.by_kind["round"]
     mixed_rate, alone_rate = len(r.ok) / mixed.elapsed, len(a.ok) / alone.elapsed
@@ -293,6 +302,12 @@ def report(args: argparse.Namespace, server: Server, mixed: Phase, alone: Phase,
     print("rounds only:")
     print(line("  round entry (POST)", a, alone.elapsed, "rounds"))
     print(line("floor (POST insert)", f, floor.elapsed, "ins.  "))
+    per_floor = cpu["floor"] / max(1, len(f.ok)) * 1000
+    per_round = cpu["alone"] / max(1, len(a.ok)) * 1000
+    per_page = cpu["mixed"] / max(1, len(r.ok)) * 1000 - per_round
+    print(f"server CPU per request: floor insert {per_floor:.2f} ms, round entry {per_round:.2f} ms "
+          f"({per_round / per_floor:.1f} x), match page about {per_page:.2f} ms ({per_page / per_floor:.1f} x; "
+          f"phones' rounds less rounds only)")
     print(f"match page, sequential median of {args.reads}:  guest  1 round {ms(med['vs'])}, "
           f"{args.rounds} rounds {ms(med['vl'])}, ratio {page_ratio:.2f}")
     print(f"{'':<43}leader 1 round {ms(med['es'])}, {args.rounds} rounds {ms(med['el'])}, "

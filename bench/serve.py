@@ -225,14 +225,29 @@ def stop_process(proc: subprocess.Popen[bytes] | None) -> None:
         proc.wait(timeout=5)
 
 
-def memory_kib(pid: int) -> int:
-    """Resident memory of a process and its children (gunicorn's master and workers), in KiB, from /proc."""
+def _family(pid: int) -> list[int]:
+    """A process and its children (gunicorn's master and workers)."""
     pids = [pid]
     children = Path(f"/proc/{pid}/task/{pid}/children")
     if children.exists():
         pids += [int(p) for p in children.read_text().split()]
+    return pids
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by a process and its children, from /proc: the server's own work,
+    whatever else shares the machine (the clients included)."""
     total = 0
-    for p in pids:
+    for p in _family(pid):
+        fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def memory_kib(pid: int) -> int:
+    """Resident memory of a process and its children (gunicorn's master and workers), in KiB, from /proc."""
+    total = 0
+    for p in _family(pid):
         for row in Path(f"/proc/{p}/status").read_text().splitlines():
             if row.startswith("VmRSS:"):
                 total += int(row.split()[1])
@@ -284,6 +299,10 @@ class Server:
     def memory_kib(self) -> int:
         assert self.proc is not None
         return memory_kib(self.proc.pid)
+
+    def cpu_seconds(self) -> float:
+        assert self.proc is not None
+        return cpu_seconds(self.proc.pid)
 
     def stop(self) -> None:
         stop_process(self.proc)
