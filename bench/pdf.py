@@ -211,9 +211,12 @@ def main() -> None:
                   f"(built through services in {built:.1f} s)")
 
             from referee.payments import _payment_code
+            from referee.reports.codes import _modules_png, _payload_png
 
             def cold_sheet() -> bytes:
-                _payment_code.cache_clear()  # as the first print of a night: every QR code built anew
+                # As the first print of a night: every QR code built anew, and every image of one.
+                for kept in (_payment_code, _modules_png, _payload_png):
+                    kept.cache_clear()
                 return render_pdf(settlement_html(night))
 
             for _ in range(3):  # fonts found, loaded and cached before anything is timed
