@@ -5,8 +5,8 @@ one and scores each (7.8.3, N1-N4) module by module in pure Python, about
 2.3 ms of the 2.8 ms a payment code takes; a settlement sheet has one code
 per transfer. Here the code is built once with mask 0, the unmasked modules
 are recovered from it, all eight masked symbols are scored at once with
-array operations, and the code is built again with the best mask (segno
-then skips its own evaluation). The scores follow segno's
+array operations, and the best one is applied to a copy of the code
+(format and version information written by segno's own functions). The scores follow segno's
 ``encoder.mask_scores`` exactly, including how it resumes its search for the
 N3 finder-like pattern, so the chosen mask, and the code, are the ones segno
 would have made (tests compare them for many payloads).
@@ -14,16 +14,19 @@ would have made (tests compare them for many payloads).
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import segno
 from numpy.typing import NDArray
+from segno import consts as _consts
 from segno import encoder as _encoder
 
 #: segno's encoder helpers (untyped): its function-pattern layout and its mask functions.
 encoder: Any = _encoder
+consts: Any = _consts
 
 Modules = NDArray[np.uint8]
 
@@ -83,22 +86,39 @@ def penalties(symbols: Modules) -> list[int]:
     return [int(n1[k]) + int(n2[k]) + n3[k] + n4[k] for k in range(count)]
 
 
-def best_mask(code: Any) -> int:
-    """The mask segno would choose for ``code`` (a ``segno.QRCode`` built with any mask)."""
-    modules = np.array([list(row) for row in code.matrix], dtype=np.uint8)
+def masked(code: Any) -> tuple[int, Modules]:
+    """The mask segno would choose for ``code`` (a ``segno.QRCode`` built with any mask), and the symbol
+    with that mask before its format and version information are written."""
+    modules = np.array(code.matrix, dtype=np.uint8)
     base, data, patterns = _layout(modules.shape[0])
     unmasked = modules ^ patterns[code.mask]
-    symbols = np.where(data, unmasked ^ patterns, base)
-    scores = penalties(symbols.astype(np.uint8))
-    return scores.index(min(scores))
+    symbols = np.where(data, unmasked ^ patterns, base).astype(np.uint8)
+    scores = penalties(symbols)
+    best = scores.index(min(scores))
+    return best, symbols[best]
+
+
+def best_mask(code: Any) -> int:
+    """The mask segno would choose for ``code`` (a ``segno.QRCode`` built with any mask)."""
+    return masked(code)[0]
 
 
 def make_qr(payload: str, error: str) -> segno.QRCode:
-    """``segno.make_qr(payload, error=error, encoding="utf-8", boost_error=False)``, the same code, faster."""
+    """``segno.make_qr(payload, error=error, encoding="utf-8", boost_error=False)``, the same code, faster.
+
+    The code is built once, with mask 0; for another mask its modules are
+    flipped here and the format and version information written by segno's
+    own functions, on a copy of the code.
+    """
     first = segno.make_qr(payload, error=error, encoding="utf-8", boost_error=False, mask=0)
     if first.is_micro:  # never for these settings; segno's own choice (Micro QR scores differently)
         return segno.make_qr(payload, error=error, encoding="utf-8", boost_error=False)
-    mask = best_mask(first)
+    mask, symbol = masked(first)
     if mask == 0:
         return first
-    return segno.make_qr(payload, error=error, encoding="utf-8", boost_error=False, mask=mask)
+    matrix = tuple(bytearray(row) for row in symbol.tolist())
+    encoder.add_format_info(matrix, first.version, consts.ERROR_MAPPING[first.error], mask)
+    encoder.add_version_info(matrix, first.version)
+    code = copy.copy(first)
+    code.matrix, code.mask = matrix, mask
+    return code

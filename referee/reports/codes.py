@@ -11,7 +11,7 @@ the codes with zbar.
 
 The codes are built by :func:`referee.payment_codes.qr_code` (level M, UTF-8,
 no boosting), as EPC069-12 and Swish ask. Building one means choosing among eight
-masks (:mod:`referee.qr_mask`, about 1.7 ms a code); a sheet is printed again
+masks (:mod:`referee.qr_mask`, about 0.8 ms a code); a sheet is printed again
 and again during a night with the same payments, and the settlement page
 shows the same codes, so built images are kept per payload and per code
 (least recently used, bounded).
