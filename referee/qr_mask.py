@@ -2,14 +2,15 @@
 
 Why: segno tries the eight mask patterns of ISO/IEC 18004 (7.8.2) one by
 one and scores each (7.8.3, N1-N4) module by module in pure Python, about
-2.3 ms of the 2.8 ms a payment code takes; a settlement sheet has one code
+2.3 ms of the 2.9 ms a payment code takes; a settlement sheet has one code
 per transfer. Here the code is built once with mask 0, the unmasked modules
 are recovered from it, all eight masked symbols are scored at once with
-array operations, and the best one is applied to a copy of the code
-(format and version information written by segno's own functions). The scores follow segno's
-``encoder.mask_scores`` exactly, including how it resumes its search for the
-N3 finder-like pattern, so the chosen mask, and the code, are the ones segno
-would have made (tests compare them for many payloads).
+array operations, and the best one is applied to a copy of the code (format
+and version information written by segno's own functions): 0.8 ms a code.
+The scores follow segno's ``encoder.mask_scores`` exactly, including how it
+resumes its search for the N3 finder-like pattern, so the chosen mask, and
+the code, are the ones segno would have made (tests compare them for many
+payloads, every error level and sizes up to version 13).
 """
 
 from __future__ import annotations
