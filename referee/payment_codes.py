@@ -42,6 +42,8 @@ import segno
 import segno.helpers
 from schwifty import BIC, IBAN, exceptions, registry
 
+from referee import qr_mask
+
 
 def N_(template: str) -> str:
     """Marks a message template for ``make messages`` (this module cannot import the web layer)."""
@@ -409,7 +411,7 @@ def qr_code(payload: str, *, error: str = "M") -> segno.QRCode:
     level = error.upper()
     if level not in _LEVELS:
         raise ValueError("The QR error correction level is one of L, M, Q or H.")
-    return segno.make_qr(payload, error=level, encoding="utf-8", boost_error=False)
+    return qr_mask.make_qr(payload, level)  # segno's code, with its mask chosen in numpy (see the module)
 
 
 def _as_code(code: str | segno.QRCode, error: str) -> segno.QRCode:

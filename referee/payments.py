@@ -285,8 +285,9 @@ def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, se
 @lru_cache(maxsize=512)
 def _payment_code(currency: str, swish: str, iban: str, holder: str, amount: int,
                   message: str) -> tuple[str, segno.QRCode] | None:
-    """:func:`payment_qr` by value, kept: building a code tries all eight masks in pure Python (about
-    3 ms), and a night prints and shows the same transfers again and again. The codes are never changed."""
+    """:func:`payment_qr` by value, kept: building a code scores all eight masks (about 0.8 ms with
+    :mod:`referee.qr_mask`; a GiroCode, masked by segno, about 3 ms), and a night prints and shows the same
+    transfers again and again. The codes are never changed."""
     try:
         if currency == "SEK" and swish:
             return "swish", payment_codes.qr_code(payment_codes.swish_payload(swish, amount, message))

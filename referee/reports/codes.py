@@ -10,11 +10,11 @@ and printers scale it up with sharp edges; tests render the sheet and decode
 the codes with zbar.
 
 The codes are built by :func:`referee.payment_codes.qr_code` (level M, UTF-8,
-no boosting), as EPC069-12 and Swish ask. Building one means trying all eight
-masks (segno, pure Python, about 3 ms a code); a sheet is printed again and
-again during a night with the same payments, and the settlement page shows
-the same codes, so built images are kept per payload (least recently used,
-bounded).
+no boosting), as EPC069-12 and Swish ask. Building one means choosing among eight
+masks (:mod:`referee.qr_mask`, about 0.8 ms a code); a sheet is printed again
+and again during a night with the same payments, and the settlement page
+shows the same codes, so built images are kept per payload and per code
+(least recently used, bounded).
 """
 
 from __future__ import annotations
@@ -35,27 +35,35 @@ MODULE_PX = 1
 def png_data_uri(code: str | segno.QRCode) -> str:
     """The QR code (or a payload's, built by :func:`qr_code` and kept) as a ``data:image/png`` URI.
 
-    Payment codes come built (and kept) from :func:`referee.payments.payment_qr`.
+    Payment codes come built (and kept) from :func:`referee.payments.payment_qr`;
+    their images are kept too, by their modules.
     """
-    return _payload_png(code) if isinstance(code, str) else _png(code)
+    if isinstance(code, str):
+        return _payload_png(code)
+    return _modules_png(b"".join(code.matrix), len(code.matrix))
 
 
 @lru_cache(maxsize=512)
 def _payload_png(payload: str) -> str:
-    return _png(qr_code(payload))
+    code = qr_code(payload)
+    return _modules_png(b"".join(code.matrix), len(code.matrix))
 
 
-def _png(code: segno.QRCode) -> str:
-    """An 8-bit grey PNG with a four-module quiet zone, one pixel per module.
+@lru_cache(maxsize=512)
+def _modules_png(modules: bytes, width: int) -> str:
+    """An 8-bit grey PNG with a four-module quiet zone, one pixel per module (``modules``: 1 is dark).
 
     WeasyPrint embeds such a PNG as it is, while a 1-bit one (segno's own
     PNG) is converted to RGB and encoded again on every render.
     """
+    import numpy as np
     from PIL import Image
 
-    matrix = code.matrix_iter(scale=MODULE_PX, border=4)
-    rows = [bytes(0 if dark else 255 for dark in row) for row in matrix]
-    image = Image.frombytes("L", (len(rows[0]), len(rows)), b"".join(rows))
+    dark = np.frombuffer(modules, dtype=np.uint8).reshape(width, width)
+    grey = np.pad(np.where(dark == 1, 0, 255).astype(np.uint8), 4 * MODULE_PX, constant_values=255)
+    if MODULE_PX > 1:
+        grey = grey.repeat(MODULE_PX, axis=0).repeat(MODULE_PX, axis=1)
+    image = Image.fromarray(grey, mode="L")
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

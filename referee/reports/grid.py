@@ -65,6 +65,8 @@ class Grid:
 
     def lines_of(self, row: Row, titles: bool = False) -> list[str]:
         """The row as one or more lines (wrapped columns continue below, others stay blank)."""
+        if not titles and all(len(c) <= w for c, w in zip(row.cells, self.widths, strict=True)):
+            return [self.line(row.cells)]  # the common case: every cell fits its column
         pieces = [textwrap.wrap(c, w, break_long_words=True, break_on_hyphens=False) or [""]
                   if (col.wrap or titles) and len(c) > w else [c]
                   for col, c, w in zip(self.columns, row.cells, self.widths, strict=True)]
