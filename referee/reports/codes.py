@@ -60,7 +60,7 @@ def _modules_png(modules: bytes, width: int) -> str:
     from PIL import Image
 
     dark = np.frombuffer(modules, dtype=np.uint8).reshape(width, width)
-    grey = np.pad(np.where(dark == 1, 0, 255).astype(np.uint8), 4 * MODULE_PX, constant_values=255)
+    grey = np.pad(np.where(dark == 1, 0, 255).astype(np.uint8), 4, constant_values=255)  # the quiet zone
     if MODULE_PX > 1:
         grey = grey.repeat(MODULE_PX, axis=0).repeat(MODULE_PX, axis=1)
     image = Image.fromarray(grey, mode="L")
