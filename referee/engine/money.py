@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 #: Largest amount accepted from outside, in minor units: far beyond any game
 #: night, small enough that no sum of a night can overflow a 64-bit column.
@@ -50,11 +51,17 @@ class Money:
 
     def format(self, minor: int) -> str:
         """Minor units as the API's decimal string: ``1250 -> "12.50"``."""
-        sign = "-" if minor < 0 else ""
-        whole, frac = divmod(abs(minor), 10**self.digits)
-        if self.digits == 0:
-            return f"{sign}{whole}"
-        return f"{sign}{whole}.{frac:0{self.digits}d}"
+        return _format(minor, self.digits)
+
+
+@lru_cache(maxsize=4096)
+def _format(minor: int, digits: int) -> str:
+    """:meth:`Money.format`, kept: a protocol formats the same few balances tens of thousands of times."""
+    sign = "-" if minor < 0 else ""
+    whole, frac = divmod(abs(minor), 10**digits)
+    if digits == 0:
+        return f"{sign}{whole}"
+    return f"{sign}{whole}.{frac:0{digits}d}"
 
 
 def split(total: int, shares: int) -> tuple[int, ...]:
