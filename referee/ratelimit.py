@@ -64,7 +64,7 @@ class FailureLimiter:
     def retry_after(self, key: str) -> int:
         """Seconds until ``key`` may try again; 0 when it is not blocked."""
         now = self.clock()
-        total, oldest = db.session.execute(_COUNTED, {"address": key[:64],
+        total, oldest = db.session.connection().execute(_COUNTED, {"address": key[:64],
                                                       "first": self._first_counted(now)}).one()
         if not total or int(total) < self.limit:
             return 0

@@ -461,7 +461,7 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
     seq = match.snapshot.next_seq
     values = {"match_id": match.id, "seq": seq, "kind": kind, "payload": payload, "created_at": now(),
               "void": False, "void_reason": "", "idempotency_key": idem_key, "deal": deal}
-    result = db.session.execute(_INSERT_ROUND, values)
+    result = db.session.connection().execute(_INSERT_ROUND, values)  # Core on the session's connection
     db.session.expire(match, ["rounds"])
     _bump(match, version, new_state, next_seq=seq + 1)
     live.note(match.night_id, kind, match.id, seq)
@@ -471,7 +471,7 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
 def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
     db.session.flush()
     plain = dump(new_state)
-    result = db.session.execute(  # a Core UPDATE: the ORM's bulk-update machinery is not needed here
+    result = db.session.connection().execute(  # a Core UPDATE on the session's connection: no ORM machinery
         _MOVE_SNAPSHOT, {"match": match.id, "read": version, "version": version + 1, "next_seq": next_seq,
                          "state": plain})
     if result.rowcount != 1:  # type: ignore[attr-defined]
@@ -496,7 +496,7 @@ def _conflict(match: Match) -> Conflict:
 
 def find_by_key(match: Match, key: str) -> Round | None:
     """The match's event entered with this ``Idempotency-Key``, if any (usually none: one cheap look-up)."""
-    found = db.session.execute(_ROUND_BY_KEY, {"match": match.id, "key": key}).scalar()
+    found = db.session.connection().execute(_ROUND_BY_KEY, {"match": match.id, "key": key}).scalar()
     return None if found is None else db.session.get(Round, found)
 
 
