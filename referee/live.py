@@ -54,8 +54,8 @@ _LOG_CHANGE = insert(NightChange.__table__)
 def note(night_id: int, what: str, match_id: int | None = None, round_no: int | None = None) -> int:
     """Record a write to the night, in the caller's write transaction; returns the new version."""
     version = int(db.session.connection().execute(_NEXT_VERSION, {"night": night_id}).scalar_one())
-    db.session.connection().execute(_LOG_CHANGE, {"night_id": night_id, "version": version, "match_id": match_id, "what": what,
-                                     "round_no": round_no, "created_at": now()})
+    db.session.connection().execute(_LOG_CHANGE, {"night_id": night_id, "version": version, "match_id": match_id,
+                                                  "what": what, "round_no": round_no, "created_at": now()})
     if db.session.get_bind().dialect.name == "postgresql":
         payload = json.dumps(event_data(night_id, match_id, what, round_no, version))
         db.session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})

@@ -27,7 +27,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from referee import games, live
-from referee.engine import BadInput, RuleViolation, tricks
+from referee.engine import N_, BadInput, RuleViolation, fill, tricks
 from referee.engine.money import Money
 from referee.engine.records import dump, load, parse_options
 from referee.models import (
@@ -57,12 +57,19 @@ class NotFound(LookupError):
 
 
 class Conflict(Exception):
-    """Someone else changed the match first (409); carries the fresh state."""
+    """Someone else changed the match first (409); carries the fresh state.
 
-    def __init__(self, message: str, match: Match) -> None:
-        super().__init__(message)
-        self.message = message
+    ``message`` is a template with ``params``, as for the engine's
+    exceptions, so :func:`referee.messages.explain` shows it in the phone's
+    language.
+    """
+
+    def __init__(self, message: str, match: Match, /, **params: object) -> None:
+        self.template = message
+        self.params = params
+        self.message = fill(message, params)
         self.match = match
+        super().__init__(self.message)
 
 
 class Unavailable(Exception):
@@ -475,7 +482,7 @@ def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
         _MOVE_SNAPSHOT, {"match": match.id, "read": version, "version": version + 1, "next_seq": next_seq,
                          "state": plain})
     if result.rowcount != 1:  # type: ignore[attr-defined]
-        raise Conflict("The match changed while this was being saved.", match)
+        raise Conflict(N_("The match changed while this was being saved."), match)
     # Keep the loaded snapshot true to the row without marking it dirty.
     snap = match.snapshot
     set_committed_value(snap, "version", version + 1)
@@ -491,7 +498,7 @@ def _conflict(match: Match) -> Conflict:
     db.session.expire_all()
     fresh = get_match(match.id)
     last = fresh.snapshot.next_seq - 1
-    return Conflict(f"Round {last} was just entered by someone else; here is the new state.", fresh)
+    return Conflict(N_("Round %(n)s was just entered by someone else; here is the new state."), fresh, n=last)
 
 
 def find_by_key(match: Match, key: str) -> Round | None:

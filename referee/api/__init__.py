@@ -65,7 +65,7 @@ def _denied(exc: Denied) -> tuple[Response, int]:
 
 @bp.errorhandler(services.Conflict)
 def _conflict(exc: services.Conflict) -> tuple[Response, int]:
-    return error(409, exc.message, match=services.match_json(exc.match))
+    return error(409, explain(exc), match=services.match_json(exc.match))
 
 
 

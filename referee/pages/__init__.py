@@ -554,7 +554,7 @@ def add_round(match_id: int) -> Any:
     except (RuleViolation, BadInput) as exc:
         return render_match(services.get_match(match_id), error=exc, posted=request.form, status=422)
     except services.Conflict as exc:
-        return render_match(exc.match, posted=request.form, status=409, conflict=exc.message)
+        return render_match(exc.match, posted=request.form, status=409, conflict=explain(exc))
     if created:
         flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
     else:

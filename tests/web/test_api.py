@@ -273,6 +273,10 @@ def test_expected_round_conflict(api: Api) -> None:
     status, body = api.round(m["id"], {"last_trick": "Bo"}, headers={"Expected-Round": "1"})
     assert status == 409 and "Round 1 was just entered" in body["error"]
     assert body["match"]["state"]["marks"] == {"Anna": 1, "Bo": 0}
+    # in the phone's language, as every other error
+    status, body = api.round(m["id"], {"last_trick": "Bo"}, headers={"Expected-Round": "1", "Accept-Language": "de"})
+    assert status == 409 and body["error"] == ("Runde 1 wurde gerade von jemand anderem eingetragen; hier ist der "
+                                               "neue Stand.")
 
 
 def test_two_phones_at_once_one_wins(app: Any) -> None:

@@ -102,6 +102,8 @@ def test_second_phone_with_stale_form_gets_conflict(client: Any, app: Any) -> No
     assert client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id)).status_code == 302
     resp = client.post(f"/matches/{match_id}/rounds", data=stale)
     assert resp.status_code == 409 and "just entered by someone else" in resp.get_data(as_text=True)
+    resp = client.post(f"/matches/{match_id}/rounds", data=stale, headers={"Accept-Language": "sv"})
+    assert resp.status_code == 409 and "Omgång 1 fördes nyss in av någon annan" in resp.get_data(as_text=True)
 
 
 def test_view_link_reads_but_cannot_write(client: Any, app: Any) -> None:

@@ -139,7 +139,7 @@ def round_from_deal(match_id: int) -> Any:
     except (RuleViolation, BadInput) as exc:
         return _page(match.game, setup, services.get_match(match_id), verdict, explain(exc), 422)
     except services.Conflict as exc:
-        return _page(match.game, setup, exc.match, verdict, exc.message, 409)
+        return _page(match.game, setup, exc.match, verdict, explain(exc), 409)
     if created:
         flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
     else:
