@@ -21,6 +21,8 @@ from tests.browser.conftest import PHONE
 from tests.components import missing
 
 MIN = 44
+#: The table the one-thumb tests play at: eight players, the most a phone's forms must fit.
+PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Fia", "Gustav", "Hanna"]
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules.axe" / "package" / "axe.min.js"
 
@@ -169,3 +171,22 @@ def close_confirmed(page: Any) -> None:
     page.locator(".flash.ok", has_text="The match is closed").wait_for()
     assert page.locator("#finished, #end").count() >= 1
     assert page.locator("#save-round, #kn-save, details.close-box").count() == 0
+
+
+def visit_void_page(page: Any, base: str, match_path: str, seq: int) -> str:
+    """Open round ``seq``'s void page from the history (measured and checked with axe), go back to the
+    match; returns the void page's path for :func:`every_language`."""
+    page.locator(f"#round-{seq} a.void-link").tap()
+    page.get_by_role("heading", name=f"Void round {seq}").wait_for()
+    void_path = page.url.removeprefix(base)
+    assert_targets(page, "void page")
+    assert_axe(page, "void page")
+    page.goto(base + match_path)
+    return void_path
+
+
+def close_and_check(page: Any) -> None:
+    """:func:`close_confirmed`, then the closed match page measured and checked with axe."""
+    close_confirmed(page)
+    assert_targets(page, "closed match")
+    assert_axe(page, "closed match")

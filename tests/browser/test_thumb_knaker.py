@@ -17,18 +17,17 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import LiveServer, new_night, watch
 from tests.browser.polish import (
+    PLAYERS,
     assert_axe,
     assert_targets,
-    close_confirmed,
+    close_and_check,
     every_language,
     save_in_view,
     start_match,
+    visit_void_page,
 )
 
 pytestmark = pytest.mark.browser
-
-PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Fia", "Gustav", "Hanna"]
-
 
 def ready(page: Any) -> None:
     """The page's script has run (it fills the "still playing" line)."""
@@ -75,18 +74,11 @@ def test_knaker_with_eight_players_one_thumb(live_server: LiveServer, phone: Any
     save_in_view(page, "#kn-save")
     assert page.locator(".kn-player.row-error").count() == 0
 
-    page.locator("#round-1 a.void-link").tap()
-    page.get_by_role("heading", name="Void round 1").wait_for()
-    void_path = page.url.removeprefix(base)
-    assert_targets(page, "void page")
-    assert_axe(page, "void page")
-    page.goto(base + match_path)
+    void_path = visit_void_page(page, base, match_path, 1)
 
-    close_confirmed(page)
+    close_and_check(page)
     for gone in ("#dealer", "#game-no", "#kn-form"):
         assert page.locator(gone).count() == 0, gone
-    assert_targets(page, "closed match")
-    assert_axe(page, "closed match")
     shot("closed")
 
     every_language(page, base, [new_path + "?game=knaker", match_path, void_path])

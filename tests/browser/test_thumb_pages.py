@@ -17,12 +17,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import LiveServer, watch
-from tests.browser.polish import every_language
+from tests.browser.polish import PLAYERS, every_language
 
 pytestmark = pytest.mark.browser
-
-PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Fia", "Gustav", "Hanna"]
-
 
 def a_night(server: LiveServer) -> tuple[str, int, dict[str, int]]:
     """A night of 8 with one round in a match of every game (and a closed Kul match); its edit token and ids."""

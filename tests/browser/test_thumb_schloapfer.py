@@ -18,18 +18,17 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import LiveServer, new_night, watch
 from tests.browser.polish import (
+    PLAYERS,
     assert_axe,
     assert_targets,
-    close_confirmed,
+    close_and_check,
     every_language,
     save_in_view,
     start_match,
+    visit_void_page,
 )
 
 pytestmark = pytest.mark.browser
-
-PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Fia", "Gustav", "Hanna"]
-
 
 def enter(page: Any, entries: dict[str, Any]) -> None:
     """Type each count or tap "passed", checking the save button after every step."""
@@ -75,17 +74,10 @@ def test_schloapfer_six_of_eight_one_thumb(live_server: LiveServer, phone: Any, 
     assert page.locator("#round-form tr.row-error").count() == 0
 
     # --- the void page of that deal ------------------------------------------------------------------------
-    page.locator("#round-1 a.void-link").tap()
-    page.get_by_role("heading", name="Void round 1").wait_for()
-    void_path = page.url.removeprefix(base)
-    assert_targets(page, "void page")
-    assert_axe(page, "void page")
-    page.goto(base + match_path)
+    void_path = visit_void_page(page, base, match_path, 1)
 
-    close_confirmed(page)
+    close_and_check(page)
     assert "Next deal" not in page.locator("main").inner_text()
-    assert_targets(page, "closed match")
-    assert_axe(page, "closed match")
     shot("closed")
 
     every_language(page, base, [new_path + "?game=schloapfer", match_path, void_path])

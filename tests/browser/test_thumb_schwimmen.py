@@ -17,18 +17,17 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import LiveServer, new_night, watch
 from tests.browser.polish import (
+    PLAYERS,
     assert_axe,
     assert_targets,
-    close_confirmed,
+    close_and_check,
     every_language,
     save_in_view,
     start_match,
+    visit_void_page,
 )
 
 pytestmark = pytest.mark.browser
-
-PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Fia", "Gustav", "Hanna"]
-
 
 def pick(page: Any, group: str, text: str) -> None:
     page.locator(f"#round-form {group} label", has_text=text).first.tap()
@@ -85,17 +84,10 @@ def test_schwimmen_with_eight_players_one_thumb(live_server: LiveServer, phone: 
     page.locator(".flash.ok", has_text="Round 2 saved").wait_for()
     assert page.locator(".row-error").count() == 0
 
-    page.locator("#round-2 a.void-link").tap()
-    page.get_by_role("heading", name="Void round 2").wait_for()
-    void_path = page.url.removeprefix(base)
-    assert_targets(page, "void page")
-    assert_axe(page, "void page")
-    page.goto(base + match_path)
+    void_path = visit_void_page(page, base, match_path, 2)
 
-    close_confirmed(page)
+    close_and_check(page)
     assert page.locator("#dealer").count() == 0 and "Next game" not in page.locator("main").inner_text()
-    assert_targets(page, "closed match")
-    assert_axe(page, "closed match")
     shot("closed")
 
     every_language(page, base, [new_path + "?game=schwimmen", match_path, void_path])

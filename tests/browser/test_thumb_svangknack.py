@@ -19,12 +19,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LiveServer, new_night, watch
-from tests.browser.polish import assert_axe, assert_targets, every_language, save_in_view
+from tests.browser.polish import PLAYERS, assert_axe, assert_targets, every_language, save_in_view
 
 pytestmark = pytest.mark.browser
-
-PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Fia", "Gustav", "Hanna"]
-
 
 def test_svangknack_with_eight_players_one_thumb(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
     page, base = phone, live_server.url
