@@ -99,11 +99,6 @@ def masked(code: Any) -> tuple[int, Modules]:
     return best, symbols[best]
 
 
-def best_mask(code: Any) -> int:
-    """The mask segno would choose for ``code`` (a ``segno.QRCode`` built with any mask)."""
-    return masked(code)[0]
-
-
 def make_qr(payload: str, error: str) -> segno.QRCode:
     """``segno.make_qr(payload, error=error, encoding="utf-8", boost_error=False)``, the same code, faster.
 
