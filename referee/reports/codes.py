@@ -38,14 +38,16 @@ def png_data_uri(code: str | segno.QRCode) -> str:
     Payment codes come built (and kept) from :func:`referee.payments.payment_qr`;
     their images are kept too, by their modules.
     """
-    if isinstance(code, str):
-        return _payload_png(code)
-    return _modules_png(b"".join(code.matrix), len(code.matrix))
+    return _payload_png(code) if isinstance(code, str) else _code_png(code)
 
 
 @lru_cache(maxsize=512)
 def _payload_png(payload: str) -> str:
-    code = qr_code(payload)
+    return _code_png(qr_code(payload))
+
+
+def _code_png(code: segno.QRCode) -> str:
+    """The code's image, kept by its modules (:func:`_modules_png`)."""
     return _modules_png(b"".join(code.matrix), len(code.matrix))
 
 
