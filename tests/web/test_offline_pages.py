@@ -185,3 +185,24 @@ def test_background_fetches_and_static_files_leave_the_session_cookie_alone(clie
         assert "Set-Cookie" not in client.get(f"/matches/{match_id}", headers={header: "1"}).headers
     assert "Set-Cookie" not in client.get("/static/js/offline.js").headers
     assert "Set-Cookie" not in client.get("/api/openapi.json").headers
+    # The browser's check for a new worker, sent as a form is tapped (so it can end after the post's answer).
+    assert "Set-Cookie" not in client.get("/sw.js").headers
+    assert "Set-Cookie" not in client.get("/sw.js", headers={"Sec-Fetch-Mode": "same-origin"}).headers
+    # Browsers name a navigation: only that refreshes the cookie unasked, whoever passes it on.
+    assert "Set-Cookie" not in client.get(f"/matches/{match_id}", headers={"Sec-Fetch-Mode": "cors"}).headers
+    assert "Set-Cookie" in client.get(f"/matches/{match_id}", headers={"Sec-Fetch-Mode": "navigate"}).headers
+
+
+def test_a_late_answer_from_before_a_post_leaves_its_flash(client: Any) -> None:
+    """The trick referee's round lost its "Round 1 saved" in CI: the worker check's answer came after the post's."""
+    match_id = create_match(client, create_night(client))
+    form = round_form(client, match_id)
+    before = client.get_cookie("session")
+    assert before is not None
+    assert client.post(f"/matches/{match_id}/rounds", data=form).status_code == 302
+    after = client.get_cookie("session")
+    assert after is not None and after.value != before.value
+    late = client.get("/sw.js", headers={"Cookie": f"session={before.value}", "Sec-Fetch-Mode": "same-origin"})
+    assert late.status_code == 200 and "Set-Cookie" not in late.headers
+    assert client.get_cookie("session").value == after.value
+    assert "Round 1 saved" in client.get(f"/matches/{match_id}").get_data(as_text=True)

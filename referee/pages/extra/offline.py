@@ -143,23 +143,38 @@ def flashed_messages(*args: Any, **kwargs: Any) -> Any:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """The signed-cookie session, except that background fetches and static files never set the cookie.
+    """The signed-cookie session, except that only navigations refresh the cookie unasked.
 
-    The session is permanent, so Flask sends it again with every answer; an
-    answer to a request that started before a form's post (the live table's
-    refresh, the service worker keeping the night's pages or the engine's
-    files, the live stream reconnecting) but ended after it would put back the cookie from before the post:
-    its "Round 5 saved" and the saved entry's key would be lost. Those
-    requests change nothing in the session (they take no flash), so unless
-    they did change it they leave the cookie alone.
+    The session is permanent, so Flask would send it again with every answer;
+    an answer to a request that started before a form's post but ended after
+    it would put back the cookie from before the post: its "Round 5 saved",
+    the saved entry's key, even a fresh edit grant would be lost. Such
+    requests are the live table's refresh, the service worker keeping the
+    night's pages or the engine's files, the live stream reconnecting, and the
+    browser's own check for a new ``/sw.js``, which it sends the moment a form
+    is tapped (CI saw a trick-referee round lose its "Round 1 saved" so).
+    None of them changes the session, so unless one did change it the cookie
+    is left alone; a page the phone navigates to still refreshes it.
     """
 
     def should_set_cookie(self, app: Any, session: Any) -> bool:
-        background = (request.endpoint == "static" or request.blueprint == "api"  # (the live stream reconnects)
-                      or any(request.headers.get(h) for h in BACKGROUND_HEADERS))
-        if background and not session.modified:  # (a first CSRF token made for a kept page is still saved)
+        if not session.modified and not navigation():  # (a first CSRF token made for a kept page is still saved)
             return False
         return bool(super().should_set_cookie(app, session))
+
+
+def navigation() -> bool:
+    """Whether the request is the phone opening a page, not a fetch, a static file or the worker's check.
+
+    Browsers say so in ``Sec-Fetch-Mode`` (a navigation the service worker
+    passes on keeps ``navigate``); without that header (older browsers,
+    scripts) the endpoints and the background headers tell.
+    """
+    mode = request.headers.get("Sec-Fetch-Mode")
+    if mode is not None:
+        return mode == "navigate"
+    return not (request.endpoint in ("static", "pages.service_worker") or request.blueprint == "api"
+                or any(request.headers.get(h) for h in BACKGROUND_HEADERS))
 
 
 @bp.record_once
