@@ -27,7 +27,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from referee import games, live
-from referee.engine import N_, BadInput, RuleViolation, fill, tricks
+from referee.engine import N_, BadInput, Explained, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.records import dump, load, parse_options
 from referee.models import (
@@ -56,7 +56,7 @@ class NotFound(LookupError):
     """The night, match or round does not exist (404)."""
 
 
-class Conflict(Exception):
+class Conflict(Explained):
     """Someone else changed the match first (409); carries the fresh state.
 
     ``message`` is a template with ``params``, as for the engine's
@@ -65,11 +65,8 @@ class Conflict(Exception):
     """
 
     def __init__(self, message: str, match: Match, /, **params: object) -> None:
-        self.template = message
-        self.params = params
-        self.message = fill(message, params)
         self.match = match
-        super().__init__(self.message)
+        super().__init__(message, params)
 
 
 class Unavailable(Exception):

@@ -50,7 +50,25 @@ def with_rule(text: str, rule: str) -> str:
     return text if f"({rule})" in text or f" {rule})" in text else f"{text.rstrip('.')} ({rule})."
 
 
-class RuleViolation(Exception):
+class Explained(Exception):
+    """An error whose sentence is kept as a template with parameters until it is shown.
+
+    The one place of what :func:`explain` reads (``template``, ``params``,
+    ``rule``), so the engine's errors and the services' conflict are
+    explained alike in the reader's language.
+    """
+
+    rule: str | None = None
+
+    def __init__(self, template: str, params: dict[str, object]) -> None:
+        self.template = template
+        self.params = params
+        text = fill(template, params)
+        self.message = with_rule(text, self.rule) if self.rule else text
+        super().__init__(self.message)
+
+
+class RuleViolation(Explained):
     """A rule of ``rules/`` forbids what was entered; nothing changes.
 
     ``rule`` is the rule's ID (``"SK-8"``), ``message`` one sentence a person
@@ -63,15 +81,14 @@ class RuleViolation(Exception):
     fill it in. The engine itself stays free of Flask and of languages.
     """
 
+    rule: str
+
     def __init__(self, rule: str, message: str, /, **params: object) -> None:
         self.rule = rule
-        self.template = message
-        self.params = params
-        self.message = with_rule(fill(message, params), rule)
-        super().__init__(self.message)
+        super().__init__(message, params)
 
 
-class BadInput(ValueError):
+class BadInput(Explained, ValueError):
     """The input is malformed (a shape error, not a rule): the API's 400.
 
     ``message`` is a template with ``params``, as for :class:`RuleViolation`.
@@ -79,10 +96,7 @@ class BadInput(ValueError):
 
     def __init__(self, field: str, message: str, /, **params: object) -> None:
         self.field = field
-        self.template = message
-        self.params = params
-        self.message = fill(message, params)
-        super().__init__(self.message)
+        super().__init__(message, params)
 
 
 @dataclass(frozen=True)
