@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import LiveServer, require_browser_engine, watch
-from tests.browser.test_offline_queue import night_and_match, offline_noise, open_controlled, queue, save_round, stored
+from tests.browser.test_offline_queue import at_the_table, offline_noise, queue, save_round, stored
 
 pytestmark = pytest.mark.browser
 
@@ -67,9 +67,7 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     from referee import browser, services
 
     base, page = live_server.url, phone
-    watched = watch(page, artifacts, "offline-engine-")
-    night, match = night_and_match(base)
-    open_controlled(page, base, night, match)
+    watched, match = at_the_table(base, page, artifacts, "offline-engine-")
     page.goto(f"{base}/lang/sv?next=/matches/{match['id']}")  # the page in Swedish, kept so by the worker
     _engine_kept(page)
     page.context.set_offline(True)

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from tests.browser.conftest import PHONE, LiveServer, watch
+from tests.browser.conftest import PHONE, LiveServer, Watched, watch
 from tests.components import free_port
 from tests.conftest import make_app
 
@@ -176,6 +176,15 @@ def open_controlled(page: Any, base: str, night: dict[str, Any], match: dict[str
     page.wait_for_function("() => window.RefereeQueue !== undefined")
 
 
+def at_the_table(base: str, page: Any, artifacts: Path,
+                 prefix: str = "offline-") -> tuple[Watched, dict[str, Any]]:
+    """A fresh night and match, and the leader's phone on it (watched) with the service worker in control."""
+    watched = watch(page, artifacts, prefix)
+    night, match = night_and_match(base)
+    open_controlled(page, base, night, match)
+    return watched, match
+
+
 def save_round(page: Any, taps: list[tuple[str, int]] = ()) -> None:  # type: ignore[assignment]
     """Tap the given players' tricks (none: the svängare alone) and Save round."""
     for name, tricks in taps:
@@ -201,9 +210,7 @@ def test_three_rounds_offline_survive_a_reload_and_are_stored_once_in_order(
     from playwright.sync_api import expect
 
     base, page = live_server.url, phone
-    watched = watch(page, artifacts, "offline-")
-    night, match = night_and_match(base)
-    open_controlled(page, base, night, match)
+    watched, match = at_the_table(base, page, artifacts)
     page.context.set_offline(True)
 
     for n in (1, 2, 3):
@@ -240,9 +247,7 @@ def test_a_refused_round_shows_its_rule_and_nothing_else_is_lost(live_server: Li
     from playwright.sync_api import expect
 
     base, page = live_server.url, phone
-    watched = watch(page, artifacts, "offline-")
-    night, match = night_and_match(base)
-    open_controlled(page, base, night, match)
+    watched, match = at_the_table(base, page, artifacts)
     page.context.set_offline(True)
     save_round(page)                      # round 1: Bo svängar alone
     save_round(page, [("Dan", 1)])        # round 2: Dan says 1 trick, the svängare none: 1 of 3 tricks, SK-8
@@ -275,9 +280,7 @@ def test_a_refused_round_can_be_fixed_in_the_form(live_server: LiveServer, phone
     from playwright.sync_api import expect
 
     base, page = live_server.url, phone
-    watched = watch(page, artifacts, "offline-")
-    night, match = night_and_match(base)
-    open_controlled(page, base, night, match)
+    watched, match = at_the_table(base, page, artifacts)
     page.context.set_offline(True)
     save_round(page, [("Dan", 1)])        # round 1: 1 of 3 tricks, SK-8
     expect(page.locator("#offline-entries li.pending")).to_have_count(1)
@@ -371,9 +374,7 @@ def test_a_round_entered_while_the_server_is_down_is_saved_after_its_restart(
     from playwright.sync_api import expect
 
     base, page = restartable.url, phone
-    watched = watch(page, artifacts, "offline-restart-")
-    night, match = night_and_match(base)
-    open_controlled(page, base, night, match)
+    watched, match = at_the_table(base, page, artifacts, "offline-restart-")
     restartable.stop()
     save_round(page)  # the phone thinks it is online; the server is gone
     expect(page.locator("#offline-entries li.pending strong")).to_have_text("Round 1")
@@ -394,9 +395,7 @@ def test_a_void_and_a_close_tapped_offline_are_sent_in_order(live_server: LiveSe
     from playwright.sync_api import expect
 
     base, page = live_server.url, phone
-    watched = watch(page, artifacts, "offline-void-")
-    night, match = night_and_match(base)
-    open_controlled(page, base, night, match)
+    watched, match = at_the_table(base, page, artifacts, "offline-void-")
     save_round(page)  # online: round 1, posted as without JavaScript
     expect(page.locator(".history li")).to_have_count(1)
     void_url = f"/matches/{match['id']}/rounds/1/void"
