@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import LiveServer, new_night, watch
 from tests.browser.test_svangknack_night import minor, shown_balances
@@ -148,7 +149,9 @@ def test_three_knaker_games_on_a_phone(live_server: LiveServer, phone: Any, arti
     table = Table(page)
     table.ready()
     assert page.locator("#game-no").inner_text() == "1" and page.locator("#dealer").inner_text() == "Anna"
-    assert page.locator(".kn-manual").first.is_hidden()  # the script drives the selects
+    manual = page.locator(".kn-manual")
+    expect(manual).not_to_have_count(0)
+    expect(manual.first).to_be_hidden()  # the script drives the selects (waits for the stylesheet too)
     assert page.locator("#kn-save").is_disabled()
     assert page.locator("#kn-left").inner_text() == "Still playing: Anna, Bo, Cia, Dan"
 
@@ -262,7 +265,9 @@ def test_a_game_without_javascript(live_server: LiveServer, browser: Any, artifa
         page.get_by_role("button", name="Start the match").tap()
         page.locator("#kn-form").wait_for()
         match_id = int(re.search(r"/matches/(\d+)", page.url).group(1))  # type: ignore[union-attr]
-        assert page.locator("button.kn-out").first.is_hidden()  # the big buttons need the script
+        big = page.locator("button.kn-out")
+        expect(big).not_to_have_count(0)
+        expect(big.first).to_be_hidden()  # the big buttons need the script (waits for the stylesheet too)
         for pos, kind, step in ((1, "out", "1"), (0, "out", "2"), (3, "out", "2")):
             page.locator(f'select[name="kind_{pos}"]').select_option(kind)
             page.locator(f'select[name="step_{pos}"]').select_option(step)
