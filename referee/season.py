@@ -21,7 +21,6 @@ log kept by :mod:`referee.history`):
 
 from __future__ import annotations
 
-import hmac
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date as Date
@@ -31,7 +30,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from referee import history, services
-from referee.models import Group, Match, Night, NightPlayer, token_key
+from referee.models import Group, Match, Night, NightPlayer
 
 
 @dataclass
@@ -97,16 +96,6 @@ class Season:
     def ranked(self, currency: str) -> list[tuple[str, Standing]]:
         table = self.standings.get(currency, {})
         return sorted(table.items(), key=lambda kv: (-kv[1].result, self.order.index(kv[0])))
-
-
-def group_by_token(token: str) -> Group | None:
-    """The group a token opens (looked up by its hash, compared in constant time), or None."""
-    if not token or len(token) > 64:
-        return None
-    group = services.db.session.scalar(select(Group).where(Group.token_key == token_key(token)))
-    if group is None or not hmac.compare_digest(group.token.encode(), token.encode()):
-        return None
-    return group
 
 
 def season(group: Group) -> Season:

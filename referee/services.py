@@ -230,8 +230,8 @@ def create_night(name: object, currency: object, players: object, *, date: Date 
         if group_token is not None:
             if not isinstance(group_token, str):
                 raise BadInput("group_token", "group_token must be text.")
-            grp = db.session.scalar(select(Group).where(Group.token_key == token_key(group_token)))
-            if grp is None or not hmac.compare_digest(grp.token.encode(), group_token.encode()):
+            grp = group_by_token(group_token)
+            if grp is None:
                 raise NotFound("No group has that token.")
         else:
             grp = Group(name=clean_name(group, "group", MAX_TEXT) if group else name)
@@ -243,6 +243,16 @@ def create_night(name: object, currency: object, players: object, *, date: Date 
         db.session.flush()
         store_reply(idem, night)
     return night
+
+
+def group_by_token(token: str) -> Group | None:
+    """The group a token opens (looked up by its hash, compared in constant time), or None."""
+    if not token or len(token) > 64:
+        return None
+    grp = db.session.scalar(select(Group).where(Group.token_key == token_key(token)))
+    if grp is None or not hmac.compare_digest(grp.token.encode(), token.encode()):
+        return None
+    return grp
 
 
 def _group_player(grp: Group, name: str) -> Player:

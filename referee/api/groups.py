@@ -22,7 +22,7 @@ def authorized_group(token: str) -> Group:
     wait = ratelimit.limiter().retry_after(ratelimit.client_key())
     if wait:
         raise Denied(429, f"Too many wrong tokens from this address; try again in {wait} seconds.", wait)
-    group = season.group_by_token(token)
+    group = services.group_by_token(token)
     if group is None:
         ratelimit.limiter().failed(ratelimit.client_key())
         raise services.NotFound("No group has that token.")

@@ -320,9 +320,11 @@ def places_of(players: tuple[str, ...], events: tuple[tuple[str, tuple[int, ...]
             places[seat] = place
     left = [s for s in range(n) if places[s] is None]
     if len(left) > 1:
-        raise RuleViolation("KN-7.1", "%(n)s players are not placed; play goes on while more than one "
-                                      "player is left, so name who went out, lost or was disqualified (KN-7.1).",
-                            n=len(left))
+        # The unplaced players are named so the leader sees whom the result forgot (and their rows are marked).
+        raise RuleViolation("KN-7.1", "%(n)s players are not placed (%(players)s); play goes on while more than "
+                                      "one player is left, so name who went out, lost or was disqualified "
+                                      "(KN-7.1).",
+                            n=len(left), players=", ".join(players[s] for s in left))
     for seat in left:
         places[seat] = best
     return tuple(p for p in places if p is not None)

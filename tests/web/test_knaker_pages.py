@@ -175,17 +175,21 @@ def test_refused_dot_is_shown_in_the_players_row(client: Any, dot: str, rule: st
     assert payloads(client, match_id) == []
 
 
-@pytest.mark.parametrize(("fields", "rule"), [
-    pytest.param({"kind_0": "out", "step_0": "1"}, "KN-7.1", id="KN-7.1-three-players-left"),
-    pytest.param({}, "KN-7.1", id="KN-7.1-nothing-tapped"),
+@pytest.mark.parametrize(("fields", "rule", "unplaced"), [
+    pytest.param({"kind_0": "out", "step_0": "1"}, "KN-7.1", ["Bo", "Cia", "Dan"], id="KN-7.1-three-players-left"),
+    pytest.param({}, "KN-7.1", SEATS, id="KN-7.1-nothing-tapped"),
 ])
-def test_refused_game_is_shown_next_to_the_events(client: Any, fields: dict[str, str], rule: str) -> None:
+def test_refused_game_is_shown_next_to_the_events(client: Any, fields: dict[str, str], rule: str,
+                                                   unplaced: list[str]) -> None:
     match_id = knaker(client)
     resp = game(client, match_id, **fields)
     html = resp.get_data(as_text=True)
     assert resp.status_code == 422 and f"({rule})" in html
     shown = rf'<p class="error" role="alert">[^<]*\({re.escape(rule)}\)\.</p>\s*<div class="savebar">'
     assert re.search(shown, html)
+    # The message names the players the result left unplaced, and their rows (only theirs) are marked.
+    assert f"{len(unplaced)} players are not placed ({', '.join(unplaced)})" in html
+    assert [name for name in SEATS if 'row-error"' in row_of(html, name).split(">", 1)[0]] == unplaced
     for key, value in fields.items():
         assert re.search(rf'name="{key}" class="kn-\w+">.*?<option value="{value}" selected>', html, re.S)
     assert payloads(client, match_id) == []
