@@ -76,7 +76,7 @@ MAX_REASON = 500
 MAX_PAYLOAD_DEPTH = 8
 
 CSV_COLUMNS = ("type", "match", "game", "round", "kind", "player", "from", "to", "amount", "currency",
-               "void", "void_reason", "summary", "created_at")
+               "void", "void_reason", "summary", "created_at", "deal")
 
 
 # --- export ------------------------------------------------------------------
@@ -171,8 +171,9 @@ def export_csv(night: Night) -> str:
     """The night as CSV for a spreadsheet (UTF-8 text; see :data:`CSV_COLUMNS`).
 
     Row types: ``round`` (one per logged event, its payload as compact JSON
-    in ``summary``), ``result`` (each player's result per match, and the
-    money still in its pot as the pot party, so a match's rows sum to zero),
+    in ``summary`` and the trick referee's deal log, if any, in ``deal``),
+    ``result`` (each player's result per match, and the money still in its
+    pot as the pot party, so a match's rows sum to zero),
     ``payment`` (every payment row: payments, opening balances, carried-out
     debts, void ones included and marked) and ``transfer`` (the plan for what
     is still open). Amounts are decimal strings in the night's currency
@@ -191,8 +192,8 @@ def export_csv(night: Night) -> str:
         for rnd in match.rounds:
             row(type="round", match=match.id, game=match.game, round=rnd.seq, kind=rnd.kind,
                 void=_flag(rnd.void), void_reason=_safe_cell(rnd.void_reason),
-                summary=json.dumps(rnd.payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True),
-                created_at=_iso(rnd.created_at))
+                summary=_compact(rnd.payload), created_at=_iso(rnd.created_at),
+                deal=_compact(rnd.deal) if rnd.deal else "")
     settlement = payments.settlement(night)
     for match, amounts in settlement.per_match:
         for name, amount in amounts.items():
@@ -211,6 +212,11 @@ def export_csv(night: Night) -> str:
         row(type="transfer", **{"from": _safe_cell(transfer.payer), "to": _safe_cell(transfer.payee)},
             amount=money.format(transfer.amount), currency=cur)
     return out.getvalue()
+
+
+def _compact(value: Any) -> str:
+    """A stored JSON value (a payload, a deal log) in one cell: compact, keys sorted, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def _flag(value: bool) -> str:

@@ -63,6 +63,12 @@ def steps(match: Match) -> list[Step]:
     return out
 
 
+@bp.app_template_global()
+def suit_symbol(suit: str) -> str:
+    """A suit's letter (``H``) as its symbol (``♥``), for the deal logs of the protocols and match pages."""
+    return SUIT_SYMBOLS.get(suit, suit)
+
+
 @bp.app_template_global("deal_tricks")
 def deal_tricks(deal: dict[str, Any]) -> list[dict[str, Any]]:
     """A stored deal log as the protocol prints it: per trick, who played which card, and who won.
@@ -169,8 +175,7 @@ def protocol_html(match: Match) -> str:
     money = services.night_money(match.night)
     final = module.state_json(services.state_of(match), money)
     return render_template("reports/protocol.html", match=match, night=match.night, steps=steps(match),
-                           final=final, money=money, part=f"reports/protocol_{match.game}.html",
-                           suit_symbols=SUIT_SYMBOLS)
+                           final=final, money=money, part=f"reports/protocol_{match.game}.html")
 
 
 @bp.get("/nights/<int:night_id>/settlement.pdf")

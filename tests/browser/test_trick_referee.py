@@ -77,6 +77,16 @@ def test_a_deal_tapped_and_entered_with_one_tap(live_server: LiveServer, phone: 
     assert rounds[0]["svangare"] == "Bo"
     assert rounds[0]["tricks"] == {"Anna": 1, "Bo": 1, "Cia": 1}
     watched.shot("entered")
+    # The match page's history keeps the deal under its round, folded; one tap opens it.
+    log = page.locator("#round-1 details.deal-log")
+    expect(log.locator("summary")).to_contain_text("Deal · trump ♥ · led by Bo")
+    expect(log.locator("li").first).to_be_hidden()
+    log.locator("summary").tap()
+    expect(log.locator("li")).to_have_text(["1. Bo A♠, Cia K♠, Anna 2♠ → Bo", "2. Bo 5♥, Cia 9♥, Anna Q♥ → Anna",
+                                            "3. Anna 3♦, Bo 4♣, Cia 7♦ → Cia"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    log.scroll_into_view_if_needed()
+    watched.shot("deal-in-history")
     assert not watched.problems
 
 

@@ -9,6 +9,8 @@ round a 400 with field ``deal``, and in both cases nothing is stored.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import uuid
@@ -77,6 +79,16 @@ def test_one_tap_stores_the_deal_once_and_the_protocol_prints_it(client: Any, ar
     found = pdf_text(pdf)
     assert "Deal · trump ♥ · led by Bo: 1. Bo A♠, Cia K♠, Anna 2♠ → Bo · 2. Bo 5♥, Cia 9♥, Anna Q♥ → Anna · " \
            "3. Anna 3♦, Bo 4♣, Cia 7♦ → Cia" in found
+    # The match page shows it under its round in the history, folded, in the protocol's words.
+    assert _deal_logs(client.get(f"/matches/{match_id}").get_data(as_text=True)) == [
+        "Deal · trump ♥ · led by Bo 1. Bo A♠, Cia K♠, Anna 2♠ → Bo 2. Bo 5♥, Cia 9♥, Anna Q♥ → Anna "
+        "3. Anna 3♦, Bo 4♣, Cia 7♦ → Cia"]
+
+
+def _deal_logs(page: str) -> list[str]:
+    """The deal logs of a match page's history, as text."""
+    logs = re.findall(r'<details class="deal-log">(.*?)</details>', page, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", log).split()).replace(" ,", ",") for log in logs]
 
 
 def test_api_round_with_a_deal_kul_and_schloapfer_in_the_protocol(client: Any) -> None:
@@ -98,6 +110,9 @@ def test_api_round_with_a_deal_kul_and_schloapfer_in_the_protocol(client: Any) -
     api, match_id = _night(client, "kul")
     assert api.round(match_id, {"last_trick": "Cia"})[0] == 201
     assert api.match(match_id)["rounds"][0]["deal"] is None
+    client.get(f"/v/{api.night['view_token']}")
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="round-1"' in page and _deal_logs(page) == []
 
 
 def test_bad_deals_are_refused_with_nothing_stored(client: Any) -> None:
@@ -146,6 +161,11 @@ def test_export_import_keeps_the_deal(app: Any, client: Any, backend: str, tmp_p
         data = json.loads(json.dumps(exports.export_night(services.get_night(api.night["id"]))))
     rounds = data["matches"][0]["rounds"]
     assert rounds[0]["deal"]["winners"] == ["Cia", "Anna", "Bo", "Bo", "Bo"] and "deal" not in rounds[1]
+    with app.app_context():  # the spreadsheet export has it too, in the round's row
+        sheet = list(csv.DictReader(io.StringIO(exports.export_csv(services.get_night(api.night["id"])))))
+    deals = [r["deal"] for r in sheet if r["type"] == "round"]
+    assert json.loads(deals[0]) == rounds[0]["deal"] and deals[1] == ""
+    assert all(r["deal"] == "" for r in sheet if r["type"] != "round")
     if backend.startswith("sqlite"):
         url = f"sqlite:///{tmp_path / 'imported.sqlite3'}"
     else:
