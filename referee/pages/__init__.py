@@ -13,11 +13,9 @@ import re
 import secrets
 from decimal import Decimal
 from typing import Any
-from urllib.parse import unquote
 
 import segno
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask.sansio.blueprints import BlueprintSetupState
 from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
@@ -32,7 +30,6 @@ from referee.pages.forms import (
     CloseForm,
     MatchForm,
     NightForm,
-    PaymentDetailsForm,
     PlayerForm,
     RoundForm,
     VoidForm,
@@ -46,83 +43,7 @@ bp = Blueprint("pages", __name__)
 #: How many of the latest rounds the match page lists (the rest: "show all").
 HISTORY = 10
 
-#: The encodings a browser sends a form in; the pages take nothing else.
-FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
-#: Fields that are lists by design (the eye counter's tapped cards); every other field is one value.
-LIST_FIELDS = {"pages.schloapfer_eyes": {"card"}}
-
 PAGE_GAMES = round_forms.PAGE_GAMES
-
-
-# --- what a posted form must be ----------------------------------------------
-
-def _readable_form() -> None:
-    """Refuse a post no page form can send, before any view reads it (issue 8, hostile input).
-
-    A form of the pages is UTF-8 text, urlencoded or multipart, without files,
-    each field once. A body in another Content-Type (JSON, text/plain: Flask-WTF
-    would read JSON as the form), bytes that are not UTF-8 (Werkzeug reads them
-    as an empty form, as literal ``%FF`` text or as U+FFFD, which would be
-    stored), a multipart body without its boundaries (read as an empty or
-    partial form), a file, or a field sent twice (only the first value would
-    count) is a 400; nothing is read further or stored. A body over
-    ``MAX_CONTENT_LENGTH`` is a 413 here, before it is read.
-    """
-    if request.method != "POST" or request.blueprint != bp.name:
-        return
-    has_body = bool(request.content_length) or (
-        request.content_length is None and bool(request.environ.get("wsgi.input_terminated")))
-    if has_body and request.mimetype not in FORM_TYPES:
-        abort(400, _("The form could not be read; reload the page and try again."))
-    if request.mimetype == FORM_TYPES[0] and not _utf8_urlencoded(request.get_data(cache=True)):
-        abort(400, _("The form could not be read; reload the page and try again."))
-    if request.mimetype == FORM_TYPES[1] and not _framed_multipart(request.get_data(cache=True),
-                                                                   request.mimetype_params.get("boundary", "")):
-        abort(400, _("The form could not be read; reload the page and try again."))
-    form = request.form  # parsing it raises 413 for a body over the limit (read from the cached body above)
-    allowed = LIST_FIELDS.get(request.endpoint or "", set())
-    if request.files or any(len(values) > 1 and key not in allowed for key, values in form.lists()) or any(
-            "\ufffd" in key or any("\ufffd" in v for v in values) for key, values in form.lists()):
-        abort(400, _("The form could not be read; reload the page and try again."))
-
-
-@bp.record_once
-def _check_forms_first(state: BlueprintSetupState) -> None:
-    """Run :func:`_readable_form` before every other before-request function.
-
-    It must see the raw body before anything parses the form: CSRFProtect's
-    check (an app-level before-request function) reads ``request.form``, after
-    which the body is gone and only Werkzeug's lenient reading of it is left.
-    """
-    state.app.before_request_funcs.setdefault(None, []).insert(0, _readable_form)
-
-
-def _utf8_urlencoded(body: bytes) -> bool:
-    """Whether an urlencoded body is UTF-8, percent-escapes included.
-
-    Werkzeug reads a body with bytes that are not UTF-8 as an empty form (so a
-    void would go through without its reason) and keeps an escape of such
-    bytes (``%FF``) as literal text (which would be stored as a name).
-    """
-    try:
-        for pair in body.decode("utf-8").split("&"):
-            for part in pair.split("=", 1):
-                unquote(part.replace("+", " "), errors="strict")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _framed_multipart(body: bytes, boundary: str) -> bool:
-    """Whether a multipart body is framed by its boundary, closing delimiter included.
-
-    Werkzeug reads a body without its boundary (or cut short) as an empty or
-    partial form, which a form of optional fields would take as valid.
-    """
-    if not boundary or not boundary.isascii():
-        return False
-    delimiter = b"--" + boundary.encode()
-    return body.lstrip(b"\r\n").startswith(delimiter) and body.rstrip().endswith(delimiter + b"--")
 
 
 # --- rights ------------------------------------------------------------------
@@ -341,132 +262,6 @@ def add_player(night_id: int) -> Any:
     return redirect(url_for("pages.night", night_id=night_id))
 
 
-@bp.get("/nights/<int:night_id>/settlement")
-def settlement(night_id: int) -> Any:
-    nt = _night(night_id)
-    s = payments.settlement(nt)
-    kind = "leader" if request.args.get("plan") == "leader" else "fewest"
-    plan = payments.leader_plan(s) if kind == "leader" else s.plan
-    details = payments.player_details(nt)
-    transfers = []
-    for why in payments.explain(s, plan):
-        qr = payments.payment_qr(nt, details.get(why.payee), why.amount)
-        transfers.append({"why": why, "qr": qr_svg(qr[1]) if qr else None, "qr_kind": qr[0] if qr else None,
-                          "pay": payments.pay_action(nt, details.get(why.payee), why.amount)})
-    form = RoundForm()
-    form.form_token.data = secrets.token_urlsafe(16)
-    return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
-                           pot_party=services.POT_PARTY, form=form, void_form=VoidForm(),
-                           later=payments.later_nights(nt), details=details, money=services.night_money(nt))
-
-
-@bp.post("/nights/<int:night_id>/payments")
-def add_payment(night_id: int) -> Any:
-    nt = _night(night_id, edit=True)
-    form = RoundForm()
-    if not form.validate_on_submit():
-        abort(400, _("The form has expired; reload the page."))
-    try:
-        payments.record_payment(nt, request.form.get("payer"), request.form.get("payee"),
-                                request.form.get("amount", ""), idem_key=form.form_token.data or None)
-    except (RuleViolation, BadInput) as exc:
-        flash(explain(exc), "error")
-    else:
-        flash(_("Payment recorded."), "ok")
-    return redirect(url_for("pages.settlement", night_id=night_id, plan=request.form.get("plan") or None))
-
-
-@bp.post("/nights/<int:night_id>/payments/<int:payment_id>/void")
-def void_payment(night_id: int, payment_id: int) -> Any:
-    nt = _night(night_id, edit=True)
-    form = VoidForm()
-    if not form.validate_on_submit():
-        abort(400, _("The form has expired; reload the page."))
-    if request.form.get("confirm") != "yes":
-        page = _confirm_void_payment(nt, payment_id, form)
-        if page is not None:
-            return page
-    try:
-        payments.void_payment(nt, payment_id, form.reason.data or "")
-    except (RuleViolation, BadInput) as exc:
-        flash(explain(exc), "error")
-    except services.NotFound:
-        abort(404)
-    else:
-        flash(_("The payment is void."), "ok")
-    return redirect(url_for("pages.settlement", night_id=night_id))
-
-
-def _confirm_void_payment(nt: Night, payment_id: int, form: VoidForm) -> Any:
-    """The second step of voiding a payment: which payment, then Confirm or Back (issue 19).
-
-    None when there is no such open payment: the void itself then says why (or 404s).
-    """
-    s = payments.settlement(nt)
-    p = next((p for p in s.payments + s.carries_out if p.id == payment_id and not p.void), None)
-    if p is None:
-        return None
-    back = url_for("pages.settlement", night_id=nt.id)
-    amount = money_filter(p.amount, nt.currency)
-    party = {services.POT_PARTY: _("the pot (game leader)")}
-    payer, payee = party.get(p.payer, p.payer), party.get(p.payee or "", p.payee)
-    if p.kind == "payment":
-        what = _("%(payer)s paid %(payee)s %(amount)s", payer=payer, payee=payee, amount=amount)
-    elif p.kind == "opening":
-        what = _("Opening balance of %(name)s: %(amount)s", name=payer, amount=amount)
-    else:
-        what = _("Carried to a later night: %(name)s %(amount)s", name=payer, amount=amount)
-    return render_template("pages/confirm.html", night=nt, form=form, title=_("Void this payment?"),
-                           lines=[what, _("The payment stays in the list, struck through, and the amount is "
-                                          "open again.")],
-                           back=back, back_label=_("Settlement"), action=request.path,
-                           fields={"reason": form.reason.data or None}, button=_("Void"),
-                           button_id="confirm-void-payment", box_id="void-payment-confirm")
-
-
-@bp.post("/nights/<int:night_id>/carry")
-def carry(night_id: int) -> Any:
-    nt = _night(night_id, edit=True)
-    if not RoundForm().validate_on_submit():
-        abort(400, _("The form has expired; reload the page."))
-    try:
-        target = int(request.form.get("to_night", ""))
-    except ValueError:
-        target = 0
-    try:
-        payments.carry_debts(nt, target)
-    except (RuleViolation, BadInput) as exc:
-        flash(explain(exc), "error")
-    else:
-        flash(_("What was open is carried to the later night as opening balances."), "ok")
-    return redirect(url_for("pages.settlement", night_id=night_id))
-
-
-@bp.route("/nights/<int:night_id>/players/<name>/details", methods=["GET", "POST"])
-def payment_details(night_id: int, name: str) -> Any:
-    nt = _night(night_id, edit=True)
-    player = payments.player_details(nt).get(name)
-    if player is None:
-        abort(404)
-    form = PaymentDetailsForm(obj=None)
-    error: BadInput | None = None
-    if request.method == "GET":
-        form.swish.data, form.iban.data, form.holder.data = player.swish, player.iban, player.account_holder
-    elif form.validate_on_submit():
-        try:
-            payments.set_payment_details(nt, name, form.swish.data or "", form.iban.data or "",
-                                         form.holder.data or "")
-        except BadInput as exc:
-            error = exc
-            _field_error(form, exc.field, explain(exc))
-        else:
-            flash(_("Payment details of %(name)s saved.", name=name), "ok")
-            return redirect(url_for("pages.settlement", night_id=night_id))
-    bank = payment_codes.bank_name(player.iban) if player.iban else None
-    return render_template("pages/payment_details.html", night=nt, name=name, form=form,
-                           bank=bank), 422 if error else 200
-
-
 # --- matches -----------------------------------------------------------------
 
 @bp.route("/nights/<int:night_id>/matches/new", methods=["GET", "POST"])
@@ -621,7 +416,7 @@ def close_match(match_id: int) -> Any:
     return redirect(url_for("pages.match", match_id=match_id))
 
 
-from referee.pages import extra  # noqa: E402  (extra pages register on bp)
+from referee.pages import extra, form_checks  # noqa: E402,F401  (they register on bp)
 from referee.pages.extra import offline  # noqa: E402
 
 extra.load()

@@ -1,8 +1,9 @@
-"""Extra phone pages of a game (referee tools such as the eye counter).
+"""The phone pages beyond the night and match pages: each game's referee tools (the eye counter, the
+trick referee), the settlement, the season, the table display, the offline support.
 
 Every module in this package registers its routes on the pages blueprint
-(``from referee.pages import bp``); :func:`load` imports them all once, so a
-game's pages live in one file of their own.
+(``from referee.pages import bp``); :func:`load` imports them all once, so
+each lives in one file of its own.
 """
 
 from __future__ import annotations
