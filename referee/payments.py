@@ -174,8 +174,12 @@ def _by_key(night: Night, key: str) -> Payment | None:
     return db.session.scalar(select(Payment).where(Payment.night_id == night.id, Payment.idempotency_key == key))
 
 
-def void_payment(night: Night, payment_id: object, reason: object) -> Payment:
-    """Void a payment, or both halves of a carried debt; nothing is deleted."""
+def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem | None = None) -> Payment:
+    """Void a payment, or both halves of a carried debt; nothing is deleted.
+
+    ``idem`` (a queued entry's key, from the phone's offline queue) is kept in
+    the void's own transaction, so that a resent entry is known as done.
+    """
     if isinstance(payment_id, bool) or not isinstance(payment_id, int) or not 0 < payment_id <= MAX_ID:
         raise BadInput("payment", "payment must be a number.")
     why = "" if reason in (None, "") else clean_name(reason, "reason", 500)
@@ -193,6 +197,7 @@ def void_payment(night: Night, payment_id: object, reason: object) -> Payment:
             r.void_reason = why
         for night_id in sorted({r.night_id for r in rows}):
             live.note(night_id, "carry" if row.carry_id else "payment")
+        services.store_reply(idem, row)
     return row
 
 

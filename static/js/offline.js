@@ -75,8 +75,10 @@
     [/^\/matches\/(\d+)\/rounds$/, "round"],
     [/^\/matches\/(\d+)\/rounds\/(\d+)\/void$/, "void"],
     [/^\/matches\/(\d+)\/close$/, "close"],
-    [/^\/nights\/(\d+)\/payments$/, "payment"]
+    [/^\/nights\/(\d+)\/payments$/, "payment"],
+    [/^\/nights\/(\d+)\/payments\/(\d+)\/void$/, "payvoid"]
   ];
+  var NIGHT_KINDS = ["payment", "payvoid"];  // entries of the settlement page (a night's), not of a match
 
   function kindOf(form) {
     if ((form.getAttribute("method") || "").toLowerCase() !== "post") return null;
@@ -86,7 +88,7 @@
       if (m) {
         var kind = KINDS[i][1];
         return { kind: kind, path: path, id: m[1], seq: m[2] ? parseInt(m[2], 10) : null,
-                 scope: (kind === "payment" ? "n" : "m") + m[1] };
+                 scope: (NIGHT_KINDS.indexOf(kind) >= 0 ? "n" : "m") + m[1] };
       }
     }
     return null;
@@ -94,7 +96,7 @@
 
   // The page a queued entry belongs to after it is sent (as the service worker's redirect).
   function pageOf(entry) {  // where the server sends it (a closed match stays on its own page, issue 19)
-    return entry.kind === "payment" ? "/nights/" + entry.id + "/settlement" : "/matches/" + entry.id;
+    return NIGHT_KINDS.indexOf(entry.kind) >= 0 ? "/nights/" + entry.id + "/settlement" : "/matches/" + entry.id;
   }
 
   // What was tapped, in the form's own words (the inputs' labels), so the leader recognises the entry.
@@ -112,6 +114,9 @@
         parts.push((label ? label + ": " : "") + el.value.trim());
       }
     });
+    // A form on a listed item (a payment's Void) names the item: which payment it voids.
+    var item = form.closest("li"), what = item && item.querySelector(".what");
+    if (what) parts.unshift(what.textContent.replace(/\s+/g, " ").trim());
     return parts.join(", ").slice(0, 300);
   }
 
@@ -245,11 +250,11 @@
   document.addEventListener("submit", function (ev) {
     var form = ev.target, k = kindOf(form);
     if (!k) return;
-    if (k.kind === "close" && !form.querySelector('input[name="confirm"]')) {
-      // A close asks once more (issue 19): with a network the server's confirmation page asks (the plain
-      // post); with none, the phone asks here and the entry carries the answer.
+    if ((k.kind === "close" || k.kind === "payvoid") && !form.querySelector('input[name="confirm"]')) {
+      // A close or a payment's void asks once more (issue 19): with a network the server's confirmation page
+      // asks (the plain post); with none, the phone asks here and the entry carries the answer.
       if (navigator.onLine && !copyAt && !unreachable) return;
-      if (!window.confirm(t("close-ask"))) { ev.preventDefault(); return; }
+      if (!window.confirm(t(k.kind + "-ask"))) { ev.preventDefault(); return; }
       var yes = document.createElement("input");
       yes.type = "hidden"; yes.name = "confirm"; yes.value = "yes";
       form.appendChild(yes);

@@ -79,20 +79,62 @@
     }, function () { return null; });
   }
 
-  // The page as the leader expects it after the waiting rounds: who deals and who svängar (Svängknack), as far as
-  // the page shows it; marked, so it is not taken for the server's word.
+  // An amount of the engine's state ("-12.50") as the page shows money: the page's language, the night's currency.
+  // Intl takes the decimal text as it is (no float on the way), as Babel does on the server.
+  function money(text) {
+    if (typeof text !== "string" || !match.currency) return null;
+    try {
+      return new Intl.NumberFormat(document.documentElement.lang || "en", {
+        style: "currency", currency: match.currency, currencyDisplay: "symbol",
+        minimumFractionDigits: match.digits, maximumFractionDigits: match.digits }).format(text)
+        .replace(/\u2212/g, "-");  // Swedish minus as the server's page writes it (Babel: "-2,00 kr")
+    } catch (err) { return null; }
+  }
+
+  function expected(el, text) {
+    if (!el || text === null || text === undefined) return;
+    el.textContent = String(text);
+    el.classList.add("offline-expected");
+  }
+
+  // The page as the leader expects it after the waiting rounds: the boxes at a glance (who deals and who svängar,
+  // the pot, a trick's value, the strokes at stake, the next round's number) and the balances, as far as the page
+  // shows them; marked, so they are not taken for the server's word.
   function show(view) {
     if (!view) return;
-    ["dealer", "svangare"].forEach(function (key) {
-      var el = document.getElementById(key);
-      if (el && typeof view[key] === "string" && el.closest(".glance")) {
-        el.textContent = view[key];
-        el.classList.add("offline-expected");
+    var glance = { dealer: view.dealer, svangare: view.svangare, pot: money(view.pot),
+                   "trick-value": money(view.trick_value), "at-stake": view.strokes_at_stake,
+                   "round-no": typeof view.round_no === "number" ? view.round_no + 1 : null,
+                   "deal-no": typeof view.round_no === "number" ? view.round_no + 1 : null };
+    Object.keys(glance).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && el.closest(".glance") && (typeof glance[id] === "string" || typeof glance[id] === "number")) {
+        expected(el, glance[id]);
       }
+    });
+    var balances = view.balances || {};
+    document.querySelectorAll("main table.balances[data-money] tr").forEach(function (row) {
+      var th = row.querySelector("th"), td = row.querySelector("td"), text = th && balances[th.textContent.trim()];
+      var shown = td && money(text);
+      if (!shown) return;
+      expected(td, shown);
+      td.classList.toggle("neg", text.trim().charAt(0) === "-");
+      td.classList.toggle("pos", text.trim().charAt(0) !== "-" && /[1-9]/.test(text));
     });
     var form = document.querySelector("main #round-form[data-svangare]");
     if (!form || typeof view.svangare !== "string") return;
-    var oldPassed = form.dataset.passedSvangare;
+    // The texts naming the svängare or the one the sväng passes to, from their templates ("{name}").
+    var bar = form.querySelector("[data-bar-summary]"), passed = form.querySelector("#passed");
+    if (bar && bar.dataset.emptyFor) {
+      var empty = bar.dataset.emptyFor.split("{name}").join(view.svangare);
+      if (bar.textContent === bar.dataset.empty) bar.textContent = empty;
+      bar.dataset.empty = empty;
+    }
+    var label = passed && passed.parentNode.querySelector("span");
+    if (passed && passed.dataset.sayFor && typeof view.passed_svangare === "string") {
+      passed.dataset.say = passed.dataset.sayFor.split("{name}").join(view.passed_svangare);
+      if (label) label.textContent = passed.dataset.say;
+    }
     form.dataset.svangare = view.svangare;
     form.dataset.passedSvangare = view.passed_svangare || "";
     var svTag = form.querySelector(".tag.sv"), dealTag = form.querySelector(".player-row th .tag:not(.sv)");
@@ -104,9 +146,6 @@
       if (dealTag && name === view.dealer) th.appendChild(dealTag);
       if (svTag && name === view.svangare) th.appendChild(svTag);
     });
-    var passed = form.querySelector("#passed");
-    var label = passed && passed.parentNode.querySelector("span");
-    if (label && oldPassed && view.passed_svangare) label.textContent = label.textContent.split(oldPassed).join(view.passed_svangare);
   }
 
   window.addEventListener("offline", start);

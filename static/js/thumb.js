@@ -22,6 +22,8 @@
     var form = out.closest("form");
     // app.js's handler (registered first) has already ticked the knock of a player given tricks.
     form.addEventListener("change", function () { summarise(form, out); });
+    // A round queued with no network empties the form (form.reset(), which fires no change): say so.
+    form.addEventListener("reset", function () { setTimeout(function () { summarise(form, out); }, 0); });
     summarise(form, out);
   });
 })();

@@ -42,6 +42,11 @@ def test_knaker_referee_on_a_phone(live_server: LiveServer, phone: Any, artifact
             choose("suit", suit)
         page.locator(f'#kr-ranks button[value="{rank}"]').tap()
 
+    def undo() -> None:
+        """Undo, and wait for its answer: it redraws the board, and a tap on a card being redrawn is lost."""
+        page.locator("#kr-undo").tap()
+        expect(page.locator("#kr-verdict.kr-busy")).to_have_count(0)
+
     pile = page.locator("#kr-pile .kr-card")
     lays = page.locator("#kr-lays li")
 
@@ -76,7 +81,7 @@ def test_knaker_referee_on_a_phone(live_server: LiveServer, phone: Any, artifact
     shot("02-legal")
 
     # --- an illegal one: undo the 5♦, ask about 3♦ instead: lower than a 5 (KN-3) ---------
-    page.locator("#kr-undo").tap()
+    undo()
     expect(lays).to_have_count(0)
     card("3")
     expect(page.locator("#kr-rule")).to_have_text("KN-3")
@@ -89,7 +94,7 @@ def test_knaker_referee_on_a_phone(live_server: LiveServer, phone: Any, artifact
     page.locator("#kr-lay").tap()
     expect(page.locator("#kr-refused")).to_be_visible()
     expect(pile).to_have_count(3)
-    page.locator("#kr-undo").tap()
+    undo()
     expect(lays).to_have_count(0)
     card("5", "D")
     expect(page.locator("#kr-rule")).to_have_text("KN-4.2")

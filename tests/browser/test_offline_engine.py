@@ -70,6 +70,7 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     watched, match = at_the_table(base, page, artifacts, "offline-engine-")
     page.goto(f"{base}/lang/sv?next=/matches/{match['id']}")  # the page in Swedish, kept so by the worker
     _engine_kept(page)
+    before = _amounts(page)
     page.context.set_offline(True)
     page.reload()  # the offline copy: the engine starts from the phone's cache
     expect(page.locator("#offline-bar")).to_contain_text("Sparad kopia av sidan")
@@ -99,6 +100,20 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
 
     save_round(page, [("Anna", 3)])  # round 2, against round 1's result (Cia svängar): Anna 3, Cia 0, legal
     expect(page.locator("#offline-entries li.pending")).to_have_count(2)
+    # The pot, a trick's value, the next round and the balances as the two waiting rounds leave them, in the
+    # page's language; compared below with the server's own page once they are saved.
+    expect(page.locator("#round-no")).to_have_text("3")
+    expect(page.locator("#round-form .bar-summary")).to_have_text("Inget valt: Dan svängar ensam.")  # form emptied
+    toggle = page.locator("label.toggle", has=page.locator("#passed"))  # the sväng would pass from Dan to Anna
+    expect(toggle).to_have_text("Svängen lämnad vidare till Anna")
+    toggle.tap()
+    expect(page.locator("#round-form .bar-summary")).to_have_text("Svängen lämnad vidare till Anna")
+    toggle.tap()
+    projected = _amounts(page)
+    assert projected != before and all(projected.values())
+    expect(page.locator("#pot")).to_have_class(re.compile("offline-expected"))
+    expect(page.locator("table.balances[data-money] td.offline-expected")).to_have_count(len(match["players"]))
+    watched.shot("projected", full=False)
     # Round 3, checked against where the two waiting rounds lead: Dan svängar now, and alone he takes 3 (SK-7).
     save_round(page, [("Dan", 2)])
     expect(refusal).to_contain_text("SK-7", timeout=20_000)
@@ -109,4 +124,17 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
     expect(page.locator("#offline-queue")).to_be_hidden()
     assert [r[0] for r in stored(live_server.app, match["id"])] == [1, 2]
+    page.goto(f"{base}/matches/{match['id']}")
+    expect(page.locator("#pot")).not_to_have_class(re.compile("offline-expected"))
+    assert _amounts(page) == projected  # what the phone expected is what the server says
     assert not offline_noise(watched.problems)
+
+
+def _amounts(page: Any) -> dict[str, str]:
+    """The match page's pot, a trick's value and each balance as shown (spaces of every width as one)."""
+    shown = page.evaluate("""() => Object.fromEntries([
+        ['pot', document.getElementById('pot').textContent],
+        ['trick', document.getElementById('trick-value').textContent],
+        ...[...document.querySelectorAll('table.balances[data-money] tr')].map(
+            r => [r.querySelector('th').textContent.trim(), r.querySelector('td').textContent])])""")
+    return {k: " ".join(v.replace("\u00a0", " ").replace("\u202f", " ").split()) for k, v in shown.items()}

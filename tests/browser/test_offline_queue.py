@@ -503,4 +503,28 @@ def test_a_payment_marked_offline_is_recorded_once(live_server: LiveServer, phon
     with live_server.app.app_context():
         assert db.session.query(Payment).filter_by(night_id=night["id"]).count() == 1
         db.session.remove()
+
+    # Voiding it with no network: the phone asks once more (no page of the server can), then it waits, named.
+    page.context.set_offline(True)
+    void = page.locator("form.void-payment")
+    void.locator('input[name="reason"]').fill("wrong payer")
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    void.locator("button").tap()
+    page.wait_for_timeout(300)
+    assert queue(page) == []  # "no" queues nothing
+    page.once("dialog", lambda dialog: dialog.accept())
+    void.locator("button").tap()
+    pending = page.locator("#offline-entries li.pending")
+    expect(pending.locator("strong")).to_have_text(["Void of a payment"])
+    expect(pending.locator(".offline-what")).to_contain_text("paid")
+    expect(pending.locator(".offline-what")).to_contain_text("wrong payer")
+    watched.shot("void-pending", full=False)
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline-entries li")).to_have_count(0)
+    expect(page.locator(".void-reason")).to_contain_text("wrong payer")  # the page again, from the server
+    with live_server.app.app_context():
+        rows = db.session.query(Payment).filter_by(night_id=night["id"]).all()
+        assert [(r.void, r.void_reason) for r in rows] == [(True, "wrong payer")]
+        db.session.remove()
     assert not offline_noise(watched.problems)

@@ -3,7 +3,7 @@
 The service worker is served from the root with the shell's versioned URLs;
 every page carries the queue's hook; a queued entry resent with its key
 (``form_token``) is one write for every queued kind (round, void, close,
-payment), and the page after a saved entry names its key so that the phone
+payment, a payment's void), and the page after a saved entry names its key so that the phone
 strikes it from its queue.
 """
 
@@ -111,6 +111,32 @@ def test_a_resent_payment_is_one_payment(client: Any) -> None:
         assert client.post(f"/nights/{night_id}/payments", data=pay).status_code == 302
     with client.application.app_context():
         assert db.session.query(Payment).filter_by(night_id=night_id).count() == 1
+
+
+def test_a_resent_payment_void_is_one_void_and_a_refusal_is_never_a_redirect(client: Any) -> None:
+    """The queue sends with fetch, which follows a redirect: a refused entry must answer 422, not 302."""
+    night_id = create_night(client)
+    match_id = create_match(client, night_id, game="kul", stake="2.00")
+    client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | {"last_trick": "Anna"})
+    client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna", "confirm": "yes"})
+    pay = {"payer": "Bo", "payee": "Anna", "amount": "2.00", "form_token": "q-pay"}
+    assert client.post(f"/nights/{night_id}/payments", data=pay).status_code == 302
+    with client.application.app_context():
+        pid = db.session.query(Payment).filter_by(night_id=night_id).one().id
+    void = {"reason": "typo", "confirm": "yes", "form_token": "q-void"}
+    for _ in range(2):  # the queue's resend of the same entry (its answer was lost): done once, answered saved
+        resp = client.post(f"/nights/{night_id}/payments/{pid}/void", data=void)
+        assert resp.status_code == 302 and resp.headers["Location"].endswith(f"/nights/{night_id}/settlement")
+    assert "The payment is void." in client.get(f"/nights/{night_id}/settlement").get_data(as_text=True)
+    # Another key for the same payment: it is void already, so refused with the reason, on the page, as a 422.
+    again = client.post(f"/nights/{night_id}/payments/{pid}/void", data=void | {"form_token": "q-void-2"})
+    assert again.status_code == 422
+    assert re.search(rf'class="flash error" role="alert">Payment {pid} is already void', again.get_data(as_text=True))
+    bad = client.post(f"/nights/{night_id}/payments", data=pay | {"amount": "-1", "form_token": "q-bad"})
+    assert bad.status_code == 422 and 'class="flash error" role="alert"' in bad.get_data(as_text=True)
+    with client.application.app_context():
+        rows = db.session.query(Payment).filter_by(night_id=night_id).all()
+        assert [(r.void, r.void_reason) for r in rows] == [(True, "typo")]
 
 
 @pytest.mark.parametrize("lang", ["en", "sv", "de"])

@@ -34,7 +34,8 @@ SHELL_DIRS = ("css", "js", "icons")
 SHELL_FILES = ("manifest.json",)
 
 #: The page forms whose posts the phone may queue, and the key's scope for voids and closes.
-QUEUED_ENDPOINTS = ("pages.add_round", "pages.void_round", "pages.close_match", "pages.add_payment")
+QUEUED_ENDPOINTS = ("pages.add_round", "pages.void_round", "pages.close_match", "pages.add_payment",
+                    "pages.void_payment")
 
 
 def shell_files(static: Path) -> list[str]:
@@ -112,7 +113,8 @@ def match_state(match: Any) -> str:
 
     Only for a phone that may enter rounds, on a game with a round form: the
     snapshot (the state the engine folds from), the round it is for, the
-    seats and the currency's minor-unit digits. Empty otherwise.
+    seats, and the currency with its minor-unit digits (the page shows the
+    amounts the waiting rounds lead to in it). Empty otherwise.
     """
     from referee import round_parse
     from referee.pages import can_edit
@@ -121,7 +123,8 @@ def match_state(match: Any) -> str:
         return ""
     snap = match.snapshot
     return json.dumps({"match": match.id, "game": match.game, "next": snap.next_seq, "state": snap.state,
-                       "players": list(match.seats), "digits": services.night_money(match.night).digits},
+                       "players": list(match.seats), "digits": services.night_money(match.night).digits,
+                       "currency": match.night.currency},
                       separators=(",", ":"))
 
 

@@ -17,14 +17,28 @@ from referee.engine import BadInput, RuleViolation
 from referee.messages import explain
 from referee.models import Night
 from referee.pages import _field_error, _night, bp, money_filter, qr_svg
+from referee.pages.extra import offline
 from referee.pages.forms import PaymentDetailsForm, RoundForm, VoidForm
 
 
 @bp.get("/nights/<int:night_id>/settlement")
 def settlement(night_id: int) -> Any:
-    nt = _night(night_id)
+    return _page(_night(night_id), request.args.get("plan"))
+
+
+def _refused(nt: Night, exc: RuleViolation | BadInput, plan: str | None = None) -> Any:
+    """A refused payment or void: the settlement page with the reason, as a 422 (nothing was stored).
+
+    Not a redirect: the phone's offline queue sends its entries with fetch,
+    which follows a redirect and would take the refusal for "saved".
+    """
+    flash(explain(exc), "error")
+    return _page(nt, plan), 422
+
+
+def _page(nt: Night, plan_kind: str | None) -> Any:
     s = payments.settlement(nt)
-    kind = "leader" if request.args.get("plan") == "leader" else "fewest"
+    kind = "leader" if plan_kind == "leader" else "fewest"
     plan = payments.leader_plan(s) if kind == "leader" else s.plan
     details = payments.player_details(nt)
     transfers = []
@@ -49,9 +63,8 @@ def add_payment(night_id: int) -> Any:
         payments.record_payment(nt, request.form.get("payer"), request.form.get("payee"),
                                 request.form.get("amount", ""), idem_key=form.form_token.data or None)
     except (RuleViolation, BadInput) as exc:
-        flash(explain(exc), "error")
-    else:
-        flash(_("Payment recorded."), "ok")
+        return _refused(nt, exc, request.form.get("plan"))
+    flash(_("Payment recorded."), "ok")
     return redirect(url_for("pages.settlement", night_id=night_id, plan=request.form.get("plan") or None))
 
 
@@ -65,14 +78,15 @@ def void_payment(night_id: int, payment_id: int) -> Any:
         page = _confirm_void_payment(nt, payment_id, form)
         if page is not None:
             return page
+    idem = offline.page_idem(f"payvoid:{night_id}:{payment_id}")  # a resent entry of the phone's queue: once
     try:
-        payments.void_payment(nt, payment_id, form.reason.data or "")
+        if not offline.already_done(idem):
+            payments.void_payment(nt, payment_id, form.reason.data or "", idem=idem)
     except (RuleViolation, BadInput) as exc:
-        flash(explain(exc), "error")
+        return _refused(nt, exc)
     except services.NotFound:
         abort(404)
-    else:
-        flash(_("The payment is void."), "ok")
+    flash(_("The payment is void."), "ok")
     return redirect(url_for("pages.settlement", night_id=night_id))
 
 
