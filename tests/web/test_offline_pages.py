@@ -101,11 +101,17 @@ def test_a_resent_void_and_close_are_made_once(client: Any) -> None:
         assert state.finished and sum(state.balances) == 0
 
 
-def test_a_resent_payment_is_one_payment(client: Any) -> None:
+def night_to_settle(client: Any) -> int:
+    """A night whose Kul pot went to Anna: Bo, Cia and Dan owe her their stakes."""
     night_id = create_night(client)
     match_id = create_match(client, night_id, game="kul", stake="2.00")
     client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | {"last_trick": "Anna"})
     client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna", "confirm": "yes"})
+    return night_id
+
+
+def test_a_resent_payment_is_one_payment(client: Any) -> None:
+    night_id = night_to_settle(client)
     pay = {"payer": "Bo", "payee": "Anna", "amount": "2.00", "form_token": "q-pay"}
     for _ in range(2):
         assert client.post(f"/nights/{night_id}/payments", data=pay).status_code == 302
@@ -115,10 +121,7 @@ def test_a_resent_payment_is_one_payment(client: Any) -> None:
 
 def test_a_resent_payment_void_is_one_void_and_a_refusal_is_never_a_redirect(client: Any) -> None:
     """The queue sends with fetch, which follows a redirect: a refused entry must answer 422, not 302."""
-    night_id = create_night(client)
-    match_id = create_match(client, night_id, game="kul", stake="2.00")
-    client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | {"last_trick": "Anna"})
-    client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Anna", "confirm": "yes"})
+    night_id = night_to_settle(client)
     pay = {"payer": "Bo", "payee": "Anna", "amount": "2.00", "form_token": "q-pay"}
     assert client.post(f"/nights/{night_id}/payments", data=pay).status_code == 302
     with client.application.app_context():
