@@ -224,6 +224,7 @@
   }
 
   function afterQueued(form, k) {
+    sentBefore = null;  // "1 waiting entry was sent and saved" was about the last batch, not this new entry
     form.reset();
     delete form.dataset.liveDirty;
     delete form.dataset.offlineBusy;

@@ -518,9 +518,12 @@ def test_a_payment_marked_offline_is_recorded_once(live_server: LiveServer, phon
     expect(pending.locator("strong")).to_have_text(["Void of a payment"])
     expect(pending.locator(".offline-what")).to_contain_text("paid")
     expect(pending.locator(".offline-what")).to_contain_text("wrong payer")
+    expect(page.locator("#offline-bar")).to_contain_text("1 entry waits to be sent.")
+    expect(page.locator("#offline-bar")).not_to_contain_text("sent and saved")  # that was the payment, before
     watched.shot("void-pending", full=False)
     page.context.set_offline(False)
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline-bar")).to_contain_text("1 waiting entry was sent and saved.")
     expect(page.locator("#offline-entries li")).to_have_count(0)
     expect(page.locator(".void-reason")).to_contain_text("wrong payer")  # the page again, from the server
     with live_server.app.app_context():
