@@ -98,14 +98,15 @@
   }
 
   // The page as the leader expects it after the waiting rounds: the boxes at a glance (who deals and who svängar,
-  // the pot, a trick's value, the strokes at stake, the next round's number) and the balances, as far as the page
-  // shows them; marked, so they are not taken for the server's word.
+  // the pot, a trick's value, the strokes at stake, the next round's number, who is still in) and the balances,
+  // as far as the page shows them; marked, so they are not taken for the server's word.
   function show(view) {
     if (!view) return;
     var glance = { dealer: view.dealer, svangare: view.svangare, pot: money(view.pot),
                    "trick-value": money(view.trick_value), "at-stake": view.strokes_at_stake,
                    "round-no": typeof view.round_no === "number" ? view.round_no + 1 : null,
-                   "deal-no": typeof view.round_no === "number" ? view.round_no + 1 : null };
+                   "deal-no": typeof view.round_no === "number" ? view.round_no + 1 : null,
+                   "in-match": Array.isArray(view.in_match) ? view.in_match.length : null };
     Object.keys(glance).forEach(function (id) {
       var el = document.getElementById(id);
       if (el && el.closest(".glance") && (typeof glance[id] === "string" || typeof glance[id] === "number")) {

@@ -34,6 +34,19 @@
     form.addEventListener("input", function (ev) {
       if (ev.target.classList.contains("sl-eyes-in")) recount();
     });
+    // A deal queued with no network empties the form (form.reset(): no input or change events): the passed
+    // rows open again and the eyes left are counted anew.
+    form.addEventListener("reset", function () {
+      setTimeout(function () {
+        form.querySelectorAll("tr.player-row").forEach(function (row) {
+          var pass = row.querySelector('input[name^="pass_"]'), eyes = row.querySelector("input.sl-eyes-in");
+          var passed = !!(pass && pass.checked);
+          row.classList.toggle("passed", passed);
+          if (eyes) eyes.disabled = passed;
+        });
+        recount();
+      }, 0);
+    });
     form.addEventListener("change", function (ev) {
       var t = ev.target;
       if (!t.name || t.name.indexOf("pass_") !== 0) return;

@@ -138,3 +138,56 @@ def _amounts(page: Any) -> dict[str, str]:
         ...[...document.querySelectorAll('table.balances[data-money] tr')].map(
             r => [r.querySelector('th').textContent.trim(), r.querySelector('td').textContent])])""")
     return {k: " ".join(v.replace("\u00a0", " ").replace("\u202f", " ").split()) for k, v in shown.items()}
+
+
+def test_a_schloapfer_deal_waiting_offline_shows_the_next_deal_as_the_server_will(
+        live_server: LiveServer, phone: Any, artifacts: Path) -> None:
+    """Every box the phone marks as expected says, once the deal is saved, what the server's page says."""
+    from playwright.sync_api import expect
+
+    from tests.browser.test_offline_queue import api, open_controlled
+
+    base, page = live_server.url, phone
+    watched = watch(page, artifacts, "offline-engine-schloapfer-")
+    seats = ["Anna", "Bo", "Cia"]
+    night = api(base, "/api/nights", {"name": "Hut night", "currency": "EUR", "players": seats})
+    match = api(base, f"/api/nights/{night['id']}/matches",
+                {"game": "schloapfer", "players": seats, "dealer": "Anna", "stake": "2.00"}, night["edit_token"])
+    open_controlled(page, base, night, match)
+    _engine_kept(page)
+    before = _marked_texts(page, ["dealer", "deal-no"])
+    page.context.set_offline(True)
+    for name, eyes in (("Anna", 112), ("Bo", 40)):
+        page.locator(f'#round-form tr[data-name="{name}"] input.sl-eyes-in').fill(str(eyes))
+    page.locator('#round-form tr[data-name="Cia"] label.toggle').tap()  # Cia passed
+    expect(page.locator("#eyes-left-n")).to_have_text("0")
+    page.locator("#save-round").tap()
+    expect(page.locator("#offline-entries li.pending")).to_have_count(1)
+    # The form is empty for the next deal: nobody passed yet, all 152 eyes to account for.
+    expect(page.locator("#eyes-left-n")).to_have_text("152")
+    expect(page.locator('#round-form tr[data-name="Cia"] input.sl-eyes-in')).to_be_enabled()
+    expect(page.locator("#deal-no")).to_have_class(re.compile("offline-expected"), timeout=20_000)
+    marked = page.locator(".offline-expected").evaluate_all(
+        "els => els.map(e => e.id || e.closest('tr').querySelector('th').textContent.trim())")
+    assert {"dealer", "deal-no", "at-stake", "in-match", *seats} <= set(marked), marked  # (no pot: loser pays)
+    expected = _marked_texts(page, marked)
+    assert expected["deal-no"] == "2" and expected["dealer"] != before["dealer"]
+    watched.shot("projected", full=False)
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline-entries li")).to_have_count(0)
+    page.goto(f"{base}/matches/{match['id']}")
+    expect(page.locator(".offline-expected")).to_have_count(0)
+    assert _marked_texts(page, marked) == expected  # the server's page, box by box
+    assert not offline_noise(watched.problems)
+
+
+def _marked_texts(page: Any, keys: list[str]) -> dict[str, str]:
+    """The texts of glance boxes (by id) and balance rows (by player), spaces of every width as one."""
+    shown = page.evaluate("""(keys) => Object.fromEntries(keys.map(k => {
+        const el = document.getElementById(k) || [...document.querySelectorAll('table.balances[data-money] tr')]
+            .filter(r => r.querySelector('th').textContent.trim() === k).map(r => r.querySelector('td'))[0];
+        return [k, el ? el.textContent : null];
+    }))""", keys)
+    return {k: " ".join(v.replace("\u00a0", " ").replace("\u202f", " ").split()) for k, v in shown.items() if v}
