@@ -121,7 +121,10 @@
   }
 
   function labelOf(e) {
-    if (e.kind === "round") return t("round", { n: e.expected || "?" });
+    if (e.kind === "round") {  // in the words of the page it was entered on ("Deal 3" in Schloapfer)
+      var noun = e.noun || box.getAttribute("data-t-round") || "";
+      return noun.split("{n}").join(String(e.expected || "?"));
+    }
     if (e.kind === "void") return t("void", { n: e.seq });
     return t(e.kind);
   }
@@ -165,6 +168,7 @@
     function make() { return {
       key: key, order: slot ? slot.order : Date.now() + Math.random() / 2, kind: k.kind, id: k.id, seq: k.seq,
       scope: k.scope, action: k.path, page: location.pathname, night: box.dataset.night || "",
+      noun: box.getAttribute("data-t-round") || "",
       body: new URLSearchParams(data).toString(), expected: expected, what: describe(form),
       status: direct ? "sent" : "pending", message: "", other: "", created: Date.now()
     }; }

@@ -162,7 +162,7 @@ def test_a_schloapfer_deal_waiting_offline_shows_the_next_deal_as_the_server_wil
     page.locator('#round-form tr[data-name="Cia"] label.toggle').tap()  # Cia passed
     expect(page.locator("#eyes-left-n")).to_have_text("0")
     page.locator("#save-round").tap()
-    expect(page.locator("#offline-entries li.pending")).to_have_count(1)
+    expect(page.locator("#offline-entries li.pending strong")).to_have_text(["Deal 1"])  # in Schloapfer's words
     # The form is empty for the next deal: nobody passed yet, all 152 eyes to account for.
     expect(page.locator("#eyes-left-n")).to_have_text("152")
     expect(page.locator('#round-form tr[data-name="Cia"] input.sl-eyes-in')).to_be_enabled()
