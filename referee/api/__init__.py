@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from referee import exports, games, payments, ratelimit, services
+from referee import exports, games, payment_codes, payments, ratelimit, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.messages import explain
@@ -286,13 +286,14 @@ def carry(night_id: int) -> Any:
 
 @bp.post("/nights/<int:night_id>/players/<name>/details")
 def payment_details(night_id: int, name: str) -> Any:
-    """A player's Swish number and/or IBAN with the account holder."""
+    """A player's Swish number and/or IBAN with the account holder, and the IBAN's bank where it is known."""
     night = authorized_night(night_id, write=True)
     data = body({"swish", "iban", "holder"})
     player = payments.set_payment_details(night, name, data.get("swish", ""), data.get("iban", ""),
                                           data.get("holder", ""))
     return jsonify({"name": player.name, "swish": player.swish, "iban": player.iban,
-                    "holder": player.account_holder})
+                    "holder": player.account_holder,
+                    "bank": payment_codes.bank_name(player.iban) if player.iban else None})
 
 
 @bp.get("/nights/<int:night_id>/export.json")

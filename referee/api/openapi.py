@@ -274,9 +274,11 @@ def document() -> dict[str, Any]:
             body={"type": "object", "required": ["to_night"], "properties": {"to_night": {"type": "integer"}}},
             params=[_ID])},
         "/api/nights/{night_id}/players/{name}/details": {"post": _op(
-            "A player's Swish number and/or IBAN with the account holder (validated).", "The details",
+            "A player's Swish number and/or IBAN with the account holder (validated); `bank` names the IBAN's "
+            "bank where schwifty's registry knows it.", "The details",
             {"type": "object", "properties": {"name": {"type": "string"}, "swish": {"type": "string"},
-                                              "iban": {"type": "string"}, "holder": {"type": "string"}}},
+                                              "iban": {"type": "string"}, "holder": {"type": "string"},
+                                              "bank": {"type": ["string", "null"]}}},
             body={"type": "object", "additionalProperties": False,
                   "properties": {"swish": {"type": "string"}, "iban": {"type": "string"},
                                  "holder": {"type": "string"}}},

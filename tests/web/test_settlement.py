@@ -131,7 +131,9 @@ def test_payment_details_validation(client: Any) -> None:
     api, _ = kul_night(client)
     url = f"/api/nights/{api.night['id']}/players/Cia/details"
     status, body = api.call("POST", url, {"swish": "070-123 45 67"})
-    assert status == 200 and body["swish"]
+    assert status == 200 and body["swish"] and body["bank"] is None
+    status, body = api.call("POST", url, {"iban": "DE89 3704 0044 0532 0130 00", "holder": "Cia"})
+    assert status == 200 and body["iban"] == "DE89370400440532013000" and body["bank"] == "Commerzbank"
     assert api.call("POST", url, {"iban": "DE89 3704 0044 0532 0130 01", "holder": "Cia"})[1]["field"] == "iban"
     assert api.call("POST", url, {"iban": "DE89370400440532013000"})[1]["field"] == "holder"
     assert api.call("POST", url, {"swish": "12345"})[1]["field"] == "swish"
