@@ -94,6 +94,7 @@ bench: $(VENV)/.installed-test browser-engine
 	$(PY) bench/season.py
 	$(PY) bench/load.py
 	$(PY) bench/live.py
+	$(PY) bench/guests.py
 	$(PY) bench/browser_engine.py
 	$(PY) bench/peer.py
 	$(PY) bench/size.py

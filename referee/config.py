@@ -71,6 +71,9 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # 0: no gate), and how long a render waits for its turn before it goes on anyway (s).
         "READ_GATE": int(os.environ.get("READ_GATE", 1)),
         "READ_GATE_WAIT": float(os.environ.get("READ_GATE_WAIT", 5)),
+        # Guests' match pages kept per night version and language, per process (referee/pages/guest_pages.py;
+        # 0: none): one round at a table full of phones is rendered once, not once a phone.
+        "GUEST_PAGES": int(os.environ.get("GUEST_PAGES", 64)),
     }
     settings.update(overrides)
     if not str(settings["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):

@@ -25,7 +25,7 @@ from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.messages import explain
 from referee.models import Match, Night
-from referee.pages import error_rows, round_forms
+from referee.pages import error_rows, guest_pages, round_forms
 from referee.pages.forms import (
     CloseForm,
     MatchForm,
@@ -320,7 +320,8 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
 
 @bp.get("/matches/<int:match_id>")
 def match(match_id: int) -> Any:
-    return render_match(_match(match_id))
+    m = _match(match_id)
+    return guest_pages.page(m, can_edit(m.night), offline.done_key(), lambda: render_match(m))
 
 
 def expected_seq(form: RoundForm) -> int | None:

@@ -14,7 +14,9 @@ from flask import abort, render_template
 from flask_babel import gettext as _
 
 from referee import games, services
-from referee.pages import bp, require
+from referee.models import Match
+from referee.pages import bp, can_edit, guest_pages, require
+from referee.pages.extra import offline
 
 
 @bp.get("/matches/<int:match_id>/table")
@@ -24,6 +26,10 @@ def match_table(match_id: int) -> Any:
     except services.NotFound:
         abort(404)
     require(match.night, False)
+    return guest_pages.page(match, can_edit(match.night), offline.done_key(), lambda: (_display(match), 200))
+
+
+def _display(match: Match) -> str:
     money = services.night_money(match.night)
     state = services.state_of(match)
     view = games.game(match.game).state_json(state, money)

@@ -1,0 +1,75 @@
+"""Guests' pages kept per night version: a round entered at a table full of phones is rendered once.
+
+Why: every phone following a match refetches its page when the live stream
+says the night changed (``static/js/live.js``, header ``X-Live``), so one
+round made every viewer's phone render the same page again, each a few
+milliseconds of the one interpreter a worker has. A guest's refresh (view
+right only) is the same page for every guest of that version in that
+language, so the first one renders it and the others get its text.
+
+What the key covers, and why that is enough:
+
+- the night's ``live_version`` (moved on, in the write's own transaction,
+  by every write of the night: rounds, voids, closes, payments, carries)
+  and the match's snapshot version, so a page never outlives what it shows;
+- the database and the match (ids repeat across databases) with its
+  creation time, the language the page is written in, and the path with
+  its query (``?all=1`` lists the whole history);
+- only a background refresh of a guest is served from here: no edit right
+  (an editor's page holds forms with the session's CSRF token), the
+  ``X-Live`` header (such a fetch takes no flash message), and no saved
+  queue keys in the session (``data-done``).
+
+Kept per process, at most ``GUEST_PAGES`` pages (0: none); the least
+recently used goes first.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app, request
+from flask_babel import get_locale
+
+from referee import history
+from referee.models import Match
+
+_KEPT: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _key(match: Match, editor: bool, queue_keys: str) -> tuple[Any, ...] | None:
+    """The page's key, or None when this request's page may differ from another guest's."""
+    if (editor or queue_keys or not request.headers.get("X-Live") or request.method != "GET"
+            or current_app.config["GUEST_PAGES"] <= 0):
+        return None
+    return (*history.identity(match), match.created_at, match.night.live_version, match.snapshot.version,
+            str(get_locale()), request.full_path)
+
+
+def page(match: Match, editor: bool, queue_keys: str, render: Callable[[], tuple[str, int]]) -> tuple[str, int]:
+    """The match page as ``render`` makes it, kept for the other guests of the same version when it is a 200."""
+    key = _key(match, editor, queue_keys)
+    if key is None:
+        return render()
+    with _LOCK:
+        kept = _KEPT.get(key)
+        if kept is not None:
+            _KEPT.move_to_end(key)
+            return kept, 200
+    body, status = render()
+    if status == 200 and 'method="post"' not in body:  # (never a page with a form: its tokens are the session's)
+        with _LOCK:
+            _KEPT[key] = body
+            while len(_KEPT) > current_app.config["GUEST_PAGES"]:
+                _KEPT.popitem(last=False)
+    return body, status
+
+
+def clear() -> None:
+    """Forget every kept page (tests, benchmarks)."""
+    with _LOCK:
+        _KEPT.clear()
