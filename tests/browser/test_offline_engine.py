@@ -163,6 +163,7 @@ def test_a_schloapfer_deal_waiting_offline_shows_the_next_deal_as_the_server_wil
     expect(page.locator("#eyes-left-n")).to_have_text("0")
     page.locator("#save-round").tap()
     expect(page.locator("#offline-entries li.pending strong")).to_have_text(["Deal 1"])  # in Schloapfer's words
+    expect(page.locator("#offline-next")).to_have_text("The next deal you enter is deal 2.")
     # The form is empty for the next deal: nobody passed yet, all 152 eyes to account for.
     expect(page.locator("#eyes-left-n")).to_have_text("152")
     expect(page.locator('#round-form tr[data-name="Cia"] input.sl-eyes-in')).to_be_enabled()
