@@ -97,21 +97,17 @@
     el.classList.add("offline-expected");
   }
 
-  // The page as the leader expects it after the waiting rounds: the boxes at a glance (who deals and who svängar,
-  // the pot, a trick's value, the strokes at stake, the next round's number, who is still in) and the balances,
-  // as far as the page shows them; marked, so they are not taken for the server's word.
+  // The page as the leader expects it after the waiting rounds: each box at a glance names what of the engine's
+  // state it shows (data-expect: the key; data-expect-as: "money" or "count"; data-expect-add: "the next one"),
+  // and the balances; marked, so they are not taken for the server's word.
   function show(view) {
     if (!view) return;
-    var glance = { dealer: view.dealer, svangare: view.svangare, pot: money(view.pot),
-                   "trick-value": money(view.trick_value), "at-stake": view.strokes_at_stake,
-                   "round-no": typeof view.round_no === "number" ? view.round_no + 1 : null,
-                   "deal-no": typeof view.round_no === "number" ? view.round_no + 1 : null,
-                   "in-match": Array.isArray(view.in_match) ? view.in_match.length : null };
-    Object.keys(glance).forEach(function (id) {
-      var el = document.getElementById(id);
-      if (el && el.closest(".glance") && (typeof glance[id] === "string" || typeof glance[id] === "number")) {
-        expected(el, glance[id]);
-      }
+    document.querySelectorAll("main .glance [data-expect]").forEach(function (el) {
+      var value = view[el.dataset.expect], as = el.dataset.expectAs;
+      if (as === "money") value = money(value);
+      else if (as === "count") value = Array.isArray(value) ? value.length : null;
+      else if (el.dataset.expectAdd && typeof value === "number") value += parseInt(el.dataset.expectAdd, 10);
+      if (typeof value === "string" || typeof value === "number") expected(el, value);
     });
     var balances = view.balances || {};
     document.querySelectorAll("main table.balances[data-money] tr").forEach(function (row) {

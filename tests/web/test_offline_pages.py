@@ -235,3 +235,28 @@ def test_a_late_answer_from_before_a_post_leaves_its_flash(client: Any) -> None:
     assert late.status_code == 200 and "Set-Cookie" not in late.headers
     assert client.get_cookie("session").value == after.value
     assert "Round 1 saved" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("game", "extra"), [
+    ("svangknack", {}), ("kul", {}), ("schloapfer", {"options": {"scoring": "pot"}}), ("schwimmen", {}),
+    ("knaker", {"options": {"payout": "pot"}})])
+def test_every_box_the_phone_projects_names_a_key_of_the_engines_state(client: Any, game: str,
+                                                                       extra: dict[str, Any]) -> None:
+    """``data-expect`` (static/js/offline_check.js) reads the state ``round/form`` answers: each key must be there."""
+    from referee import games
+    from tests.web.helpers import Api
+
+    api = Api(client)
+    api.new_night(["Anna", "Bo", "Cia"])
+    match_id = int(api.new_match(game, ["Anna", "Bo", "Cia"], stake="3.00", **extra)["id"])
+    client.get(f"/e/{api.token}")
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    boxes = re.findall(r'<strong data-expect="(\w+)"( data-expect-as="(\w+)")?', page)
+    assert boxes, game
+    with client.application.app_context():
+        match = services.get_match(match_id)
+        view = games.game(game).state_json(services.state_of(match), services.night_money(match.night))
+    for key, _as, kind in boxes:
+        assert key in view, (game, key)
+        assert kind != "money" or isinstance(view[key], str), (game, key)
+        assert kind != "count" or isinstance(view[key], list), (game, key)
