@@ -321,7 +321,7 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
 @bp.get("/matches/<int:match_id>")
 def match(match_id: int) -> Any:
     m = _match(match_id)
-    return guest_pages.page(m, can_edit(m.night), offline.done_key(), lambda: render_match(m))
+    return guest_pages.page(m, lambda: render_match(m))
 
 
 def expected_seq(form: RoundForm) -> int | None:

@@ -41,18 +41,21 @@ _KEPT: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def _key(match: Match, editor: bool, queue_keys: str) -> tuple[Any, ...] | None:
+def _key(match: Match) -> tuple[Any, ...] | None:
     """The page's key, or None when this request's page may differ from another guest's."""
-    if (editor or queue_keys or not request.headers.get("X-Live") or request.method != "GET"
-            or current_app.config["GUEST_PAGES"] <= 0):
+    from referee.pages import can_edit
+    from referee.pages.extra import offline
+
+    if (not request.headers.get("X-Live") or request.method != "GET" or current_app.config["GUEST_PAGES"] <= 0
+            or can_edit(match.night) or offline.done_key()):
         return None
     return (*history.identity(match), match.created_at, match.night.live_version, match.snapshot.version,
             str(get_locale()), request.full_path)
 
 
-def page(match: Match, editor: bool, queue_keys: str, render: Callable[[], tuple[str, int]]) -> tuple[str, int]:
-    """The match page as ``render`` makes it, kept for the other guests of the same version when it is a 200."""
-    key = _key(match, editor, queue_keys)
+def page(match: Match, render: Callable[[], tuple[str, int]]) -> tuple[str, int]:
+    """A page of the match as ``render`` makes it, kept for the other guests of the same version when it is a 200."""
+    key = _key(match)
     if key is None:
         return render()
     with _LOCK:

@@ -70,7 +70,8 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     watched, match = at_the_table(base, page, artifacts, "offline-engine-")
     page.goto(f"{base}/lang/sv?next=/matches/{match['id']}")  # the page in Swedish, kept so by the worker
     _engine_kept(page)
-    before = _amounts(page)
+    amounts = ["pot", "trick-value", *match["players"]]  # the boxes and rows with money in them
+    before = _marked_texts(page, amounts)
     page.context.set_offline(True)
     page.reload()  # the offline copy: the engine starts from the phone's cache
     expect(page.locator("#offline-bar")).to_contain_text("Sparad kopia av sidan")
@@ -109,8 +110,8 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     toggle.tap()
     expect(page.locator("#round-form .bar-summary")).to_have_text("Svängen lämnad vidare till Anna")
     toggle.tap()
-    projected = _amounts(page)
-    assert projected != before and all(projected.values())
+    projected = _marked_texts(page, amounts)
+    assert projected != before and list(projected) == amounts and all(projected.values())
     expect(page.locator("#pot")).to_have_class(re.compile("offline-expected"))
     expect(page.locator("table.balances[data-money] td.offline-expected")).to_have_count(len(match["players"]))
     watched.shot("projected", full=False)
@@ -126,18 +127,8 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     assert [r[0] for r in stored(live_server.app, match["id"])] == [1, 2]
     page.goto(f"{base}/matches/{match['id']}")
     expect(page.locator("#pot")).not_to_have_class(re.compile("offline-expected"))
-    assert _amounts(page) == projected  # what the phone expected is what the server says
+    assert _marked_texts(page, amounts) == projected  # what the phone expected is what the server says
     assert not offline_noise(watched.problems)
-
-
-def _amounts(page: Any) -> dict[str, str]:
-    """The match page's pot, a trick's value and each balance as shown (spaces of every width as one)."""
-    shown = page.evaluate("""() => Object.fromEntries([
-        ['pot', document.getElementById('pot').textContent],
-        ['trick', document.getElementById('trick-value').textContent],
-        ...[...document.querySelectorAll('table.balances[data-money] tr')].map(
-            r => [r.querySelector('th').textContent.trim(), r.querySelector('td').textContent])])""")
-    return {k: " ".join(v.replace("\u00a0", " ").replace("\u202f", " ").split()) for k, v in shown.items()}
 
 
 def test_a_schloapfer_deal_waiting_offline_shows_the_next_deal_as_the_server_will(

@@ -15,8 +15,7 @@ from flask_babel import gettext as _
 
 from referee import games, services
 from referee.models import Match
-from referee.pages import bp, can_edit, guest_pages, require
-from referee.pages.extra import offline
+from referee.pages import bp, guest_pages, require
 
 
 @bp.get("/matches/<int:match_id>/table")
@@ -26,7 +25,7 @@ def match_table(match_id: int) -> Any:
     except services.NotFound:
         abort(404)
     require(match.night, False)
-    return guest_pages.page(match, can_edit(match.night), offline.done_key(), lambda: (_display(match), 200))
+    return guest_pages.page(match, lambda: (_display(match), 200))
 
 
 def _display(match: Match) -> str:
