@@ -328,7 +328,7 @@ def swish_link(payee: str, amount_minor: int, message: str) -> str:
     decimal point here, as in a URL), same message; ``edit=msg`` leaves only
     the message editable, like lock mask 4. Swish's generator adds
     ``src=qr`` for a printed code; a tapped link has no such source, so it
-    is left out. The README says what Swish documents and what it does not.
+    is left out. docs/using.md says what Swish documents and what it does not.
     """
     number = normalize_swish(payee)
     _check_amount(amount_minor, 1, SWISH_AMOUNT_MAX, "Swish")

@@ -14,7 +14,7 @@ every hand that contains it, and a play that is legal on the known part gets
 the benefit of the doubt. That is why a partial deal never yields a false
 "illegal".
 
-Decisions where the digests are silent (README, "Rules: decisions where the
+Decisions where the digests are silent (docs/rules.md, "Rules: decisions where the
 rules were silent"):
 
 - SK-15 / KU-3 "a higher card": higher than the highest card *of the suit

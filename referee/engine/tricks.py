@@ -8,7 +8,7 @@ card that player plays later in the log and the cards shown in ``hands``).
 The obligations themselves, with their rule IDs, are in
 :mod:`referee.engine.trick_rules`.
 
-Decisions where the digests are silent (tested, README):
+Decisions where the digests are silent (tested, docs/rules.md):
 
 - Hand sizes: Svängknack 3 cards (seed: "tre kort till varje spelare"), Kul 5
   (KU-3), Schloapfer 6 (SL-3); a deal is complete after that many full tricks.

@@ -2,8 +2,8 @@
 
 Why PNG: WeasyPrint draws an inline SVG QR code by parsing and stroking its
 path, hundreds of segments per code; the settlement sheet's 15 codes took a
-quarter of its render time that way (see ``bench/pdf.py`` and the README's
-Speed section). A PNG is embedded once as an image XObject and costs next
+quarter of its render time that way (see ``bench/pdf.py`` and docs/speed.md).
+A PNG is embedded once as an image XObject and costs next
 to nothing to place. Each module is one pixel and the sheet asks for
 ``image-rendering: pixelated`` (the PDF's ``/Interpolate false``), so viewers
 and printers scale it up with sharp edges; tests render the sheet and decode
