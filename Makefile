@@ -8,7 +8,7 @@ WORKERS ?= 2
 THREADS ?= 150
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
-.PHONY: npm run test lint check translations messages deps-system browser-engine axe bench soak clean
+.PHONY: npm run test lint check translations messages deps-system browser-engine axe api-docs bench soak clean
 
 ## The engine in the browser (Pyodide from the npm registry, pinned) and the engine bundle built from
 ## the source; both under static/pyodide/, which git ignores.
@@ -65,8 +65,22 @@ $(AXE_DIR)/.version-$(AXE_VERSION): | npm
 
 axe: $(AXE_DIR)/.version-$(AXE_VERSION)
 
+## The API reference viewer of /api/docs: Swagger UI (npm registry, pinned; git ignores it).
+SWAGGER_UI_VERSION := 5.35.0
+API_DOCS_DIR := static/api-docs
+API_DOCS_FILES := swagger-ui-bundle.js swagger-ui.css LICENSE NOTICE
+$(API_DOCS_DIR)/.version-$(SWAGGER_UI_VERSION): | npm
+	rm -rf $(API_DOCS_DIR).tmp && mkdir -p $(API_DOCS_DIR).tmp
+	cd $(API_DOCS_DIR).tmp && npm pack --silent swagger-ui-dist@$(SWAGGER_UI_VERSION) >/dev/null \
+		&& tar xzf swagger-ui-dist-$(SWAGGER_UI_VERSION).tgz
+	rm -rf $(API_DOCS_DIR) && mkdir -p $(API_DOCS_DIR)
+	for f in $(API_DOCS_FILES); do cp $(API_DOCS_DIR).tmp/package/$$f $(API_DOCS_DIR)/; done
+	rm -rf $(API_DOCS_DIR).tmp && touch $@
+
+api-docs: $(API_DOCS_DIR)/.version-$(SWAGGER_UI_VERSION)
+
 ## make run: install, create or migrate the database, serve with gunicorn.
-run: $(VENV)/.installed translations browser-engine
+run: $(VENV)/.installed translations browser-engine api-docs
 	$(VENV)/bin/flask --app referee db upgrade
 	exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
 		--logger-class referee.logs.GunicornLogger \
@@ -83,7 +97,7 @@ deps-system:
 	else echo "not allowed to install:$$missing (the tests needing them will skip)"; fi
 
 ## make test: install what the tests need and run them all (SQLite and PostgreSQL).
-test: $(VENV)/.installed-test translations deps-system browser-engine axe
+test: $(VENV)/.installed-test translations deps-system browser-engine axe api-docs
 	$(VENV)/bin/ruff check referee tests bench
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q $(PYTEST_ARGS)
@@ -104,4 +118,4 @@ soak: $(VENV)/.installed-test deps-system
 	$(PY) bench/soak.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts $(PYODIDE_DIR) $(AXE_DIR)
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts $(PYODIDE_DIR) $(AXE_DIR) $(API_DOCS_DIR)

@@ -104,7 +104,8 @@ def night(phone: Phone, group_token: str | None, k: int, rng: random.Random, rou
         phone.post(f"/api/matches/{sw['id']}/rounds",
                    {"ended_by": "knock", "by": swimmers[g % 5], "losers": [swimmers[(g + 1) % 5]]})
     for t in phone.get(f"/api/nights/{night_id}/settlement")["transfers"]:
-        phone.post(f"/api/nights/{night_id}/payments", {"from": t["from"], "to": t["to"], "amount": t["amount"]})
+        phone.post(f"/api/nights/{night_id}/payments",
+                   {k: t[k] for k in ("from", "to", "from_pot", "to_pot", "amount")})
     return str(created.get("group_token") or group_token)
 
 

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from referee import exports, games, payment_codes, payments, ratelimit, services
+from referee.api import pots
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.messages import explain
@@ -154,7 +155,6 @@ def _date(value: object) -> Date | None:
 def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
     money = services.night_money(night)
     result = payments.settlement(night).result
-    pots = result.get(services.POT_PARTY, 0)
     balances = {name: result[name] for name in night.player_names}
     out: dict[str, Any] = {
         "id": night.id,
@@ -166,7 +166,7 @@ def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
         "group": night.group.name,
         "players": night.player_names,
         "balances": {k: money.format(v) for k, v in balances.items()},
-        "pots": money.format(pots),
+        "pots": money.format(pots.pot_amount(result)),
         "matches": [{"id": m.id, "game": m.game, "players": list(m.seats), "status": m.status}
                     for m in night.matches],
     }
@@ -213,26 +213,33 @@ def add_player(night_id: int) -> Any:
 
 
 def settlement_json(night: Night, plan_kind: str = "fewest") -> dict[str, Any]:
-    """The settlement as the API shows it: what is open and the plan to settle it."""
+    """The settlement as the API shows it: what is open and the plan to settle it.
+
+    Players' maps hold players only; what lies in pots is in ``pots`` (the
+    result) and ``pot_account`` (see :mod:`referee.api.pots`).
+    """
     money = services.night_money(night)
     s = payments.settlement(night)
     plan = payments.leader_plan(s) if plan_kind == "leader" else s.plan
 
-    def amounts(values: dict[str, int]) -> dict[str, str]:
-        return {k: money.format(v) for k, v in values.items()}
+    def amounts(values: dict[str, int], *, nonzero: bool = False) -> dict[str, str]:
+        return {k: money.format(v) for k, v in pots.players_only(values).items() if v or not nonzero}
 
     return {
         "balances": amounts(s.open),
         "result": amounts(s.result),
-        "opening": amounts({k: v for k, v in s.opening.items() if v}),
-        "paid": amounts({k: v for k, v in s.paid.items() if v}),
-        "carried_out": amounts({k: v for k, v in s.carried_out.items() if v}),
-        "pots": money.format(s.result.get(services.POT_PARTY, 0)),
+        "opening": amounts(s.opening, nonzero=True),
+        "paid": amounts(s.paid, nonzero=True),
+        "carried_out": amounts(s.carried_out, nonzero=True),
+        "pots": money.format(pots.pot_amount(s.result)),
+        "pot_account": {key: money.format(pots.pot_amount(values)) for key, values in (
+            ("result", s.result), ("opening", s.opening), ("paid", s.paid), ("carried_out", s.carried_out),
+            ("open", s.open))},
         "per_match": [{"match": m.id, "game": m.game, "balances": amounts(b)} for m, b in s.per_match],
         "plan": plan_kind,
-        "transfers": [{"from": w.payer, "to": w.payee, "amount": money.format(w.amount),
-                       "payer_owes": money.format(-w.payer_open), "payee_is_owed": money.format(w.payee_open)}
-                      for w in payments.explain(s, plan)],
+        "transfers": [pots.parties_json(w.payer, w.payee) | {
+            "amount": money.format(w.amount), "payer_owes": money.format(-w.payer_open),
+            "payee_is_owed": money.format(w.payee_open)} for w in payments.explain(s, plan)],
         "exact": plan.exact,
         "note": plan.note,
         "settled": s.settled,
@@ -241,7 +248,7 @@ def settlement_json(night: Night, plan_kind: str = "fewest") -> dict[str, Any]:
 
 
 def payment_json(p: Any, money: Any) -> dict[str, Any]:
-    return {"id": p.id, "kind": p.kind, "from": p.payer, "to": p.payee or None, "amount": money.format(p.amount),
+    return {"id": p.id, "kind": p.kind, **pots.parties_json(p.payer, p.payee), "amount": money.format(p.amount),
             "void": p.void, "void_reason": p.void_reason or None, "created_at": p.created_at.isoformat() + "Z"}
 
 
@@ -258,11 +265,12 @@ def settlement(night_id: int) -> Any:
 def add_payment(night_id: int) -> Any:
     """A transfer paid, fully or partly (an event: voidable, never edited)."""
     night = authorized_night(night_id, write=True)
-    data = body({"from", "to", "amount"}, {"from", "to", "amount"})
+    data = body({"from", "to", "from_pot", "to_pot", "amount"}, {"amount"})
     key = request.headers.get("Idempotency-Key")
     if key is not None and len(key) > 100:
         raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
-    row = payments.record_payment(night, data["from"], data["to"], data["amount"], idem_key=key)
+    payer, payee = pots.parties_in(data, night.player_names)
+    row = payments.record_payment(night, payer, payee, data["amount"], idem_key=key)
     money = services.night_money(night)
     return jsonify({"payment": payment_json(row, money), "settlement": settlement_json(night)}), 201
 
@@ -413,4 +421,4 @@ def close_match(match_id: int) -> Any:
     return jsonify({"state": _state_json(match_id, state)})
 
 
-from referee.api import groups, live, openapi, referee_routes  # noqa: E402,F401  (routes register on bp)
+from referee.api import docs, groups, live, openapi, referee_routes  # noqa: E402,F401  (routes register on bp)

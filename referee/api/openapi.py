@@ -12,16 +12,12 @@ from typing import Any
 from flask import jsonify
 
 from referee import games
-from referee.api import bp
+from referee.api import bp, openapi_games
+from referee.api.openapi_games import CARD as _CARD
+from referee.api.openapi_games import MONEY as _MONEY
+from referee.api.openapi_games import NAMES as _NAMES
+from referee.api.openapi_games import ref as _ref
 from referee.models import MAX_ID
-
-_MONEY = {"type": "string", "pattern": r"^-?\d+(\.\d+)?$", "description": "Minor-unit exact amount, e.g. \"12.50\"."}
-_NAMES = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40}}
-_CARD = {"type": "string", "description": "Rank 2-10 J Q K A + suit S H D C, or XR/XB (jokers)."}
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
@@ -94,28 +90,35 @@ def _live(op: dict[str, Any]) -> dict[str, Any]:
     return op
 
 
+#: Each path's operation id (each path has one operation): the function name a generated client gives it.
+OPERATION_IDS = {
+    "/api/openapi.json": "get_openapi", "/api/docs": "get_api_docs", "/api/nights": "create_night",
+    "/api/nights/{night_id}": "get_night", "/api/nights/{night_id}/revoke": "revoke_edit_token",
+    "/api/nights/{night_id}/players": "add_player", "/api/nights/{night_id}/live": "live_stream",
+    "/api/nights/{night_id}/settlement": "get_settlement", "/api/nights/{night_id}/matches": "create_match",
+    "/api/matches/{match_id}": "get_match", "/api/matches/{match_id}/rounds": "enter_round",
+    "/api/matches/{match_id}/dots": "give_dots", "/api/matches/{match_id}/rounds/{seq}/void": "void_round",
+    "/api/matches/{match_id}/close": "close_match", "/api/nights/{night_id}/payments": "record_payment",
+    "/api/nights/{night_id}/payments/{payment_id}/void": "void_payment",
+    "/api/nights/{night_id}/carry": "carry_debts",
+    "/api/nights/{night_id}/players/{name}/details": "set_payment_details",
+    "/api/nights/{night_id}/export.json": "export_night", "/api/groups/{group_token}": "get_group",
+    "/api/import": "import_night", "/api/referee/svangknack/dealer": "svangknack_dealer",
+    "/api/referee/schwimmen/value": "schwimmen_value", "/api/referee/knaker/play": "knaker_play",
+    "/api/referee/tricks": "tricks", "/api/referee/schloapfer/eyes": "schloapfer_eyes",
+}
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI document."""
     deal = _ref("DealLog")  # an addition: the trick referee's deal, judged again and stored with the round
-    round_payloads = {
-        "svangknack": {"type": "object", "properties": {
-            "svangare": {"type": "string"}, "participants": _NAMES,
-            "tricks": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "redeal": {"type": "boolean"}, "new_stake": _MONEY, "deal": deal}, "additionalProperties": False},
-        "kul": {"type": "object", "properties": {"last_trick": {"type": "string"}, "deal": deal},
-                "required": ["last_trick"], "additionalProperties": False},
-        "schloapfer": {"type": "object", "properties": {
-            "eyes": {"type": "object", "additionalProperties": {"type": "integer"}}, "deal": deal},
-            "required": ["eyes"], "additionalProperties": False},
-        "schwimmen": {"type": "object", "properties": {
-            "ended_by": {"enum": ["knock", "31", "feuer"]}, "by": {"type": "string"},
-            "hands": {"type": "object", "additionalProperties": {"type": "array", "items": _CARD}},
-            "points": {"type": "object", "additionalProperties": {"type": "number"}},
-            "losers": _NAMES}, "required": ["ended_by", "by"], "additionalProperties": False},
-        "knaker": {"type": "object", "properties": {
-            "events": {"type": "array", "items": {"type": "object", "additionalProperties": _NAMES}},
-            "dot": _ref("Dot")}, "additionalProperties": False},
-    }
+    players_money = {"type": "object", "additionalProperties": _MONEY,
+                     "description": "Per player (never the pot: see pots and pot_account)."}
+    party = {"from": {"type": ["string", "null"], "description": "The paying player; null when the pot pays."},
+             "to": {"type": ["string", "null"], "description": "The paid player; null when paid into the pot "
+                                                              "(or for an opening or carry_out row)."},
+             "from_pot": {"type": "boolean", "description": "The pot pays (money the game leader holds)."},
+             "to_pot": {"type": "boolean", "description": "Paid into the pot (held by the game leader)."}}
     schemas: dict[str, Any] = {
         "Money": _MONEY,
         "Error": {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]},
@@ -135,39 +138,52 @@ def document() -> dict[str, Any]:
                   "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
                                  "currency": {"type": "string"}, "players": _NAMES,
                                  "date": {"type": ["string", "null"]}, "place": {"type": "string"},
-                                 "group": {"type": "string"}, "pots": _MONEY,
-                                 "balances": {"type": "object", "additionalProperties": _MONEY},
-                                 "matches": {"type": "array", "items": {"type": "object"}},
+                                 "leader": {"type": "string"}, "group": {"type": "string"},
+                                 "pots": {**_MONEY, "description": "Money still in pots (open matches, carried "
+                                                                   "pots): not any player's yet."},
+                                 "balances": players_money,
+                                 "matches": {"type": "array", "items": _ref("NightMatch")},
                                  "edit_token": {"type": "string"}, "view_token": {"type": "string"},
                                  "group_token": {"type": "string"}}},
+        "NightMatch": {"type": "object", "required": ["id", "game", "players", "status"], "properties": {
+            "id": {"type": "integer"}, "game": {"enum": list(games.GAMES)}, "players": _NAMES,
+            "status": {"type": "string"}}},
         "Settlement": {"type": "object", "required": ["balances", "transfers"], "properties": {
-            "balances": {"type": "object", "additionalProperties": _MONEY,
-                         "description": "What each party still receives (+) or pays (-)."},
-            "result": {"type": "object", "additionalProperties": _MONEY, "description": "The night's result."},
-            "opening": {"type": "object", "additionalProperties": _MONEY},
-            "paid": {"type": "object", "additionalProperties": _MONEY},
-            "carried_out": {"type": "object", "additionalProperties": _MONEY},
-            "per_match": {"type": "array", "items": {"type": "object"}},
+            "balances": {**players_money, "description": "What each player still receives (+) or pays (-); "
+                                                         "with pot_account.open they sum to zero."},
+            "result": {**players_money, "description": "The night's result per player."},
+            "opening": players_money, "paid": players_money, "carried_out": players_money,
+            "pots": {**_MONEY, "description": "The night's result in pots: money still in a pot (an open match, "
+                                              "a carried pot), held by the game leader."},
+            "pot_account": _ref("PotAccount"),
+            "per_match": {"type": "array", "items": _ref("MatchBalances")},
             "plan": {"enum": ["fewest", "leader"]}, "settled": {"type": "boolean"},
-            "payments": {"type": "array", "items": _ref("Payment")}, "pots": _MONEY,
+            "payments": {"type": "array", "items": _ref("Payment")},
             "exact": {"type": "boolean"}, "note": {"type": "string"},
-            "transfers": {"type": "array", "items": {"type": "object", "required": ["from", "to", "amount"],
-                                                     "properties": {"from": {"type": "string"},
-                                                                    "to": {"type": "string"},
-                                                                    "amount": _MONEY}}}}},
+            "transfers": {"type": "array", "items": _ref("Transfer")}}},
+        "PotAccount": {"type": "object", "required": ["result", "opening", "paid", "carried_out", "open"],
+                       "description": "The pots as one account of the settlement (never a player): what the "
+                                      "night's matches left in pots, opened with, paid, carried out, and what "
+                                      "is still open (+: the pots still receive, -: they still pay out).",
+                       "properties": {k: _MONEY for k in ("result", "opening", "paid", "carried_out", "open")}},
+        "Transfer": {"type": "object", "required": ["from", "to", "from_pot", "to_pot", "amount"],
+                     "properties": party | {"amount": _MONEY, "payer_owes": _MONEY, "payee_is_owed": _MONEY}},
+        "MatchBalances": {"type": "object", "required": ["match", "game", "balances"], "properties": {
+            "match": {"type": "integer"}, "game": {"enum": list(games.GAMES)}, "balances": players_money}},
         "MatchIn": {"type": "object", "required": ["game", "players"], "additionalProperties": False,
                     "properties": {"game": {"enum": list(games.GAMES)}, "players": _NAMES,
                                    "dealer": {"type": "string"}, "stake": _MONEY,
                                    "options": {"type": "object", "description": "The game's options (rules/)."}}},
-        "State": {"type": "object", "required": ["dealer", "finished", "balances"], "properties": {
-            "dealer": {"type": ["string", "null"]}, "finished": {"type": "boolean"},
-            "balances": {"type": "object", "additionalProperties": _MONEY}, "pot": _MONEY}},
         "Match": {"type": "object", "required": ["id", "game", "state", "rounds"], "properties": {
-            "id": {"type": "integer"}, "game": {"type": "string"}, "state": _ref("State"),
-            "rounds": {"type": "array", "items": {"type": "object", "properties": {
-                "round": {"type": "integer"}, "kind": {"enum": ["round", "close"]},
-                "payload": {"type": "object"}, "void": {"type": "boolean"},
-                "deal": {"anyOf": [deal, {"type": "null"}]}}}}}},
+            "id": {"type": "integer"}, "night": {"type": "integer"}, "game": {"enum": list(games.GAMES)},
+            "players": _NAMES, "first_dealer": {"type": ["string", "null"]}, "stake": _MONEY,
+            "options": {"type": "object"}, "status": {"type": "string"}, "state": _ref("State"),
+            "rounds": {"type": "array", "items": _ref("RoundLog")}}},
+        "RoundLog": {"type": "object", "required": ["round", "kind", "payload", "void"], "properties": {
+            "round": {"type": "integer"}, "kind": {"type": "string"},
+            "payload": {"type": "object", "description": "The round payload as entered (or the close, the dot)."},
+            "void": {"type": "boolean"}, "void_reason": {"type": ["string", "null"]},
+            "created_at": {"type": "string"}, "deal": {"anyOf": [deal, {"type": "null"}]}}},
         "DealLog": {"type": "object", "required": ["players", "leader", "tricks"], "additionalProperties": False,
                     "description": "Svängknack, Kul, Schloapfer: the deal a round was taken from (the tricks "
                                    "request of POST /api/referee/tricks without game, plus its winners). On "
@@ -179,15 +195,20 @@ def document() -> dict[str, Any]:
                                    "leader": {"type": "string"},
                                    "tricks": {"type": "array", "items": {"type": "array", "items": _CARD}},
                                    "winners": _NAMES}},
-        "RoundIn": {"description": "The game's round payload (shared/API.md).",
-                    "oneOf": list(round_payloads.values())},
         "RoundOut": {"type": "object", "required": ["round", "state"],
                      "properties": {"round": {"type": "integer"}, "state": _ref("State")}},
         "StateOut": {"type": "object", "required": ["state"], "properties": {"state": _ref("State")}},
-        "Payment": {"type": "object", "properties": {
-            "id": {"type": "integer"}, "kind": {"enum": ["payment", "opening", "carry_out"]},
-            "from": {"type": "string"}, "to": {"type": ["string", "null"]}, "amount": _MONEY,
-            "void": {"type": "boolean"}, "void_reason": {"type": ["string", "null"]}}},
+        "Payment": {"type": "object", "required": ["id", "kind", "from", "to", "from_pot", "to_pot", "amount"],
+                    "properties": {"id": {"type": "integer"}, "kind": {"enum": ["payment", "opening", "carry_out"]},
+                                   **party, "amount": _MONEY, "void": {"type": "boolean"},
+                                   "void_reason": {"type": ["string", "null"]}, "created_at": {"type": "string"}}},
+        "PaymentIn": {"type": "object", "required": ["amount"], "additionalProperties": False,
+                      "description": "from and to name players; a payment into (out of) the pot gives "
+                                     "to_pot (from_pot) true instead of to (from), as a transfer of the "
+                                     "settlement does (its from, to, from_pot and to_pot may be sent as they are).",
+                      "properties": {"from": {"type": ["string", "null"]}, "to": {"type": ["string", "null"]},
+                                     "from_pot": {"type": "boolean"}, "to_pot": {"type": "boolean"},
+                                     "amount": _MONEY}},
         "Group": {"type": "object", "required": ["name", "nights", "standings"], "properties": {
             "name": {"type": "string"},
             "nights": {"type": "array", "items": {
@@ -204,13 +225,15 @@ def document() -> dict[str, Any]:
             "games": {"type": "object", "description": "Per game, per player: Kul pots won, Schloapfer "
                                                        "matches lost, Schwimmen wins, Knaker games, first "
                                                        "places and dots."}}},
-        "Dot": {"type": "object", "required": ["player", "offence"], "additionalProperties": False,
-                "properties": {"player": {"type": "string"}, "offence": {"type": "string"},
-                               "dots": {"type": "integer", "minimum": 1, "maximum": 4}}},
-    }
+    } | openapi_games.schemas()
     paths: dict[str, Any] = {
         "/api/openapi.json": {"get": _op("This document.", "OpenAPI 3.1", {"type": "object"}, auth=False,
                                          errors=())},
+        "/api/docs": {"get": {"summary": "This document as a reference to read (Swagger UI, make api-docs).",
+                              "security": [], "parameters": [], "responses": {
+                                  "200": {"description": "The reference page.", "content": {"text/html": {}}},
+                                  "503": {"description": "The viewer is not installed on this server; the "
+                                                         "page says so.", "content": {"text/html": {}}}}}},
         "/api/nights": {"post": _op("Create a night (no credentials); answers with its tokens.", "Created",
                                     _ref("Night"), body=_ref("NightIn"), params=[_IDEM], auth=False,
                                     status="201", errors=("400", "404", "413", "503", "507"))},
@@ -260,8 +283,7 @@ def document() -> dict[str, Any]:
         "/api/nights/{night_id}/payments": {"post": _op(
             "A transfer paid, fully or partly (an event: voidable, never edited).", "Created",
             {"type": "object", "properties": {"payment": _ref("Payment"), "settlement": _ref("Settlement")}},
-            body={"type": "object", "required": ["from", "to", "amount"], "additionalProperties": False,
-                  "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "amount": _MONEY}},
+            body=_ref("PaymentIn"),
             params=[_ID, _IDEM], status="201")},
         "/api/nights/{night_id}/payments/{payment_id}/void": {"post": _op(
             "Void a payment (or both halves of a carried debt).", "The settlement",
@@ -297,72 +319,26 @@ def document() -> dict[str, Any]:
             body={"type": "object"}, params=[_IDEM], auth=False, status="201",
             errors=("400", "413", "422", "503", "507"))},
         "/api/referee/svangknack/dealer": {"post": _op(
-            "SK-3: who deals first from the drawn cards.", "The dealer",
-            {"type": "object", "required": ["dealer"], "properties": {"dealer": {"type": "string"}}},
-            body={"type": "object", "required": ["draws"],
-                  "properties": {"draws": {"type": "object", "additionalProperties": _CARD}}},
-            auth=False, errors=("400", "413", "422"))},
+            "SK-3: who deals first from the drawn cards.", "The dealer", _ref("SvangknackDealerAnswer"),
+            body=_ref("SvangknackDealerQuestion"), auth=False, errors=("400", "413", "422"))},
         "/api/referee/schwimmen/value": {"post": _op(
-            "SW-2/SW-3: the value of a hand.", "The value",
-            {"type": "object", "required": ["value", "kind"],
-             "properties": {"value": {"type": "number"}, "kind": {"enum": ["suit", "three_of_a_kind", "31",
-                                                                           "feuer"]},
-                            "suit": {"type": ["string", "null"]}}},
-            body={"type": "object", "required": ["cards"],
-                  "properties": {"cards": {"type": "array", "items": _CARD}, "deck": {"enum": [32, 36, 52]},
-                                 "feuer": {"type": "boolean"}}},
-            auth=False, errors=("400", "413", "422"))},
+            "SW-2/SW-3: the value of a hand.", "The value", _ref("SchwimmenValueAnswer"),
+            body=_ref("SchwimmenValueQuestion"), auth=False, errors=("400", "413", "422"))},
         "/api/referee/knaker/play": {"post": _op(
             "Knaker part B: may this be laid on this pile? Illegal plays answer 200 with legal=false.",
-            "The verdict",
-            {"type": "object", "required": ["legal", "rule"],
-             "properties": {"legal": {"type": "boolean"}, "rule": {"type": "string"},
-                            "reason": {"type": "string"}, "effects": {"type": "array", "items": {"type": "string"}},
-                            "again": {"type": "boolean"}, "outcome": {"type": ["string", "null"]}}},
-            body={"type": "object", "required": ["pile", "lays"],
-                  "properties": {"pile": {"type": "array"}, "lays": {"type": "array",
-                                                                     "items": {"type": "array", "items": _CARD}},
-                                 "source": {"enum": ["hand", "face_up", "face_down", "chance"]},
-                                 "instick": {"type": "boolean"}, "last_card": {"type": "boolean"},
-                                 "dots": {"type": "integer"}, "double_deck": {"type": "boolean"},
-                                 "handicaps": {"type": "array", "items": {"type": "string"}}}},
-            auth=False, errors=("400", "413"))},
+            "The verdict", _ref("KnakerPlayAnswer"), body=_ref("KnakerPlayQuestion"), auth=False,
+            errors=("400", "413"))},
         "/api/referee/tricks": {"post": _op(
             "SK-15, KU-3, SL-14: the trick rules of a deal, played or in progress; who won each trick. "
             "A broken rule answers 200 with legal=false and the first broken card.",
-            "The verdict",
-            {"type": "object", "required": ["legal", "winners"],
-             "properties": {"legal": {"type": "boolean"}, "trick": {"type": "integer"},
-                            "position": {"type": "integer"}, "player": {"type": "string"},
-                            "card": {"type": "string"}, "rule": {"type": "string"}, "reason": {"type": "string"},
-                            "winners": {"type": "array", "items": {"type": "string"}},
-                            "tricks_won": {"type": "object", "additionalProperties": {"type": "integer"}},
-                            "eyes": {"type": "object", "additionalProperties": {"type": "integer"}},
-                            "round": {"type": ["object", "null"]},
-                            "playable": {"type": "array", "items": _CARD}}},
-            body={"type": "object", "required": ["game", "players", "leader", "tricks"],
-                  "properties": {"game": {"enum": ["svangknack", "kul", "schloapfer"]},
-                                 "trump": {"enum": list("SHDC")},
-                                 "players": {"type": "array", "items": {"type": "string"}},
-                                 "leader": {"type": "string"},
-                                 "tricks": {"type": "array", "items": {"type": "array", "items": _CARD}},
-                                 "hands": {"type": "object", "additionalProperties": {"type": "array",
-                                                                                      "items": _CARD}},
-                                 "ask": {"type": "object", "required": ["player", "card"],
-                                         "properties": {"player": {"type": "string"}, "card": _CARD}}}},
-            auth=False, errors=("400", "413"))},
+            "The verdict", _ref("TricksAnswer"), body=_ref("TricksQuestion"), auth=False, errors=("400", "413"))},
         "/api/referee/schloapfer/eyes": {"post": _op(
-            "SL-2: the eyes of a set of cards for a trump suit.", "The eyes",
-            {"type": "object", "required": ["total", "trump", "cards"],
-             "properties": {"total": {"type": "integer"}, "trump": {"enum": list("SHDC")},
-                            "cards": {"type": "array", "items": {
-                                "type": "object", "required": ["card", "eyes", "trump"],
-                                "properties": {"card": {"type": "string"}, "eyes": {"type": "integer"},
-                                               "trump": {"type": "boolean"}}}}}},
-            body={"type": "object", "required": ["cards", "trump"],
-                  "properties": {"cards": {"type": "array", "items": _CARD}, "trump": {"enum": list("SHDC")}}},
-            auth=False, errors=("400", "413"))},
+            "SL-2: the eyes of a set of cards for a trump suit.", "The eyes", _ref("SchloapferEyesAnswer"),
+            body=_ref("SchloapferEyesQuestion"), auth=False, errors=("400", "413"))},
     }
+    for path, operations in paths.items():
+        for operation in operations.values():
+            operation["operationId"] = OPERATION_IDS[path]
     return {
         "openapi": "3.1.0",
         "info": {"title": "referee", "version": "1.0",

@@ -54,6 +54,7 @@ PUBLIC: dict[str, str] = {
     "api.create_night": "anybody may start a night; it gets fresh tokens",
     "api.import_night": "an import creates a new night in a new group; it reads no stored night",
     "api.openapi": "the API's description",
+    "api.api_docs": "the API's description, as a page to read (no night data)",
     "api.first_dealer": "referee question: a pure function of the request",
     "api.hand_value": "referee question: a pure function of the request",
     "api.knaker_play": "referee question: a pure function of the request",
@@ -116,7 +117,7 @@ def build(client: Any, name: str, players: list[str]) -> NightInfo:
     assert api.call("POST", f"/api/nights/{nid}/players/{players[1]}/details", {"swish": "070-123 45 67"})[0] == 200
     plan = api.call("GET", f"/api/nights/{nid}/settlement")[1]["transfers"]
     status, paid = api.call("POST", f"/api/nights/{nid}/payments",
-                            {"from": plan[0]["from"], "to": plan[0]["to"], "amount": "1.00"})
+                            {k: plan[0][k] for k in ("from", "to", "from_pot", "to_pot")} | {"amount": "1.00"})
     assert status == 201, paid
     return NightInfo(nid, api.night["edit_token"], api.night["view_token"], players, name, kul, sl,
                      paid["payment"]["id"])

@@ -133,7 +133,7 @@ class World:
         transfers = (resp.get_json() or {}).get("transfers") if resp.status_code == 200 else None
         if not transfers:
             return {"from": "Anna", "to": "Bo", "amount": "0.01"}
-        return {"from": transfers[0]["from"], "to": transfers[0]["to"], "amount": "0.01"}
+        return {k: transfers[0][k] for k in ("from", "to", "from_pot", "to_pot")} | {"amount": "0.01"}
 
     def plausible_body(self, label: str, case: Any, draw: Any) -> Any:
         """A body the app may well accept (None: keep the generated one)."""

@@ -86,10 +86,10 @@ def build_night(client: Any) -> Api:
     assert len(plan) >= 2, plan
     first, second = plan[0], plan[1]
     half = (Decimal(first["amount"]) / 2).quantize(Decimal("0.01"))
-    ok(api.call("POST", f"/api/nights/{nid}/payments", {"from": first["from"], "to": first["to"],
-                                                         "amount": str(half)}))     # partial
-    paid = ok(api.call("POST", f"/api/nights/{nid}/payments", {"from": second["from"], "to": second["to"],
-                                                                "amount": second["amount"]}))
+    parties = ("from", "to", "from_pot", "to_pot")  # a player each, or the pot (an open match's)
+    ok(api.call("POST", f"/api/nights/{nid}/payments", {k: first[k] for k in parties} | {"amount": str(half)}))
+    paid = ok(api.call("POST", f"/api/nights/{nid}/payments", {k: second[k] for k in parties}
+                       | {"amount": second["amount"]}))
     ok(api.call("POST", f"/api/nights/{nid}/payments/{paid['payment']['id']}/void", {"reason": "paid in cash"}), 200)
     return api
 
