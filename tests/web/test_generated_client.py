@@ -227,3 +227,15 @@ def test_a_whole_night_through_the_generated_client(generated: tuple[ModuleType,
     assert opened.pot_account.opening == before.pot_account.open_
     assert {"Anna", "Bo"} <= set(opened.balances.to_dict()) <= players  # a debtor not yet there is seated
     assert sum(money(v) for v in opened.balances.to_dict().values()) + money(opened.pot_account.open_) == 0
+
+
+def test_api_docs_without_the_viewer_says_how_to_install_it(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.api import docs
+
+    monkeypatch.setattr(docs, "VIEWER", ("api-docs/not-there.js",))
+    reply = client.get("/api/docs")
+    assert reply.status_code == 503 and b"make api-docs" in reply.data and b"<script" not in reply.data
+    monkeypatch.setattr(docs, "VIEWER", ("js/api_docs.js",))
+    reply = client.get("/api/docs")
+    assert reply.status_code == 200 and b"api-docs/swagger-ui-bundle.js" in reply.data
+    assert "script-src 'self'" in reply.headers["Content-Security-Policy"]
