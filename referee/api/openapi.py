@@ -148,7 +148,8 @@ def document() -> dict[str, Any]:
         "NightMatch": {"type": "object", "required": ["id", "game", "players", "status"], "properties": {
             "id": {"type": "integer"}, "game": {"enum": list(games.GAMES)}, "players": _NAMES,
             "status": {"type": "string"}}},
-        "Settlement": {"type": "object", "required": ["balances", "transfers"], "properties": {
+        "Settlement": {"type": "object", "required": ["balances", "transfers", "result", "pots", "pot_account"],
+                       "properties": {
             "balances": {**players_money, "description": "What each player still receives (+) or pays (-); "
                                                          "with pot_account.open they sum to zero."},
             "result": {**players_money, "description": "The night's result per player."},
