@@ -51,7 +51,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from referee import games, payment_codes, payments, services
+from referee import games, payment_codes, payments, pots, services
 from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
@@ -75,8 +75,9 @@ MAX_PAYMENTS = 5_000
 MAX_REASON = 500
 MAX_PAYLOAD_DEPTH = 8
 
+#: ``pot`` names the column of the row that is the pot (``player``, ``from`` or ``to``, then left empty).
 CSV_COLUMNS = ("type", "match", "game", "round", "kind", "player", "from", "to", "amount", "currency",
-               "void", "void_reason", "summary", "created_at", "deal")
+               "void", "void_reason", "summary", "created_at", "deal", "pot")
 
 
 # --- export ------------------------------------------------------------------
@@ -145,8 +146,7 @@ def export_night(night: Night) -> dict[str, Any]:
         "matches": matches,
         "payments": [{
             "kind": row.kind,
-            "payer": row.payer,
-            "payee": row.payee,
+            **pots.parties_json(row.payer, row.payee, ("payer", "payee")),  # the pot by a flag, not a name
             "amount_minor": row.amount,
             "amount": money.format(row.amount),
             "carry_id": row.carry_id,
@@ -173,7 +173,8 @@ def export_csv(night: Night) -> str:
     Row types: ``round`` (one per logged event, its payload as compact JSON
     in ``summary`` and the trick referee's deal log, if any, in ``deal``),
     ``result`` (each player's result per match, and the money still in its
-    pot as the pot party, so a match's rows sum to zero),
+    pot as a row whose ``pot`` column says ``player``, so a match's rows sum
+    to zero; the pot is never named like a player, see :mod:`referee.pots`),
     ``payment`` (every payment row: payments, opening balances, carried-out
     debts, void ones included and marked) and ``transfer`` (the plan for what
     is still open). Amounts are decimal strings in the night's currency
@@ -202,16 +203,23 @@ def export_csv(night: Night) -> str:
         state = services.state_of(match)
         held = state.pot - getattr(state, "carried_in", 0)
         if held:
-            row(type="result", match=match.id, game=match.game, player=POT_PARTY,
+            row(type="result", match=match.id, game=match.game, pot="player",
                 amount=money.format(held), currency=cur)
     for pay in _payment_rows(night):
-        row(type="payment", kind=pay.kind, **{"from": _safe_cell(pay.payer), "to": _safe_cell(pay.payee)},
+        row(type="payment", kind=pay.kind, **_csv_parties(pay.payer, pay.payee),
             amount=money.format(pay.amount), currency=cur, void=_flag(pay.void),
             void_reason=_safe_cell(pay.void_reason), created_at=_iso(pay.created_at))
     for transfer in settlement.plan.transfers:
-        row(type="transfer", **{"from": _safe_cell(transfer.payer), "to": _safe_cell(transfer.payee)},
+        row(type="transfer", **_csv_parties(transfer.payer, transfer.payee),
             amount=money.format(transfer.amount), currency=cur)
     return out.getvalue()
+
+
+def _csv_parties(payer: str, payee: str) -> dict[str, str]:
+    """``from``/``to`` cells: players' names; the pot's cell left empty and named in the ``pot`` column."""
+    parties = pots.parties_json(payer, payee)
+    pot = "from" if parties["from_pot"] else "to" if parties["to_pot"] else ""
+    return {"from": _safe_cell(parties["from"] or ""), "to": _safe_cell(parties["to"] or ""), "pot": pot}
 
 
 def _compact(value: Any) -> str:
@@ -473,7 +481,8 @@ def _payments(raw: object, names: list[str]) -> list[_PaymentIn]:
     entries = _list(raw, "payments", MAX_PAYMENTS)
     parties = set(names) | {POT_PARTY}
     out = []
-    allowed = ("kind", "payer", "payee", "amount_minor", "amount", "carry_id", "void", "void_reason", "created_at")
+    allowed = ("kind", "payer", "payee", "payer_pot", "payee_pot", "amount_minor", "amount", "carry_id", "void",
+               "void_reason", "created_at")
     for k, entry in enumerate(entries):
         at = f"payments[{k}]"
         obj = _object(entry, at, allowed, ("kind", "payer", "amount_minor"))
@@ -481,8 +490,11 @@ def _payments(raw: object, names: list[str]) -> list[_PaymentIn]:
         if kind not in PAYMENT_KINDS:
             raise BadInput(f"{at}.kind", "%(where)s must be one of: %(choices)s.", where=f"{at}.kind",
                                choices=", ".join(PAYMENT_KINDS))
-        payer = _text(obj["payer"], f"{at}.payer", services.MAX_NAME)
-        payee = _text(obj.get("payee") or "", f"{at}.payee", services.MAX_NAME)
+        # The pot by its flag (payer_pot, payee_pot); an export written before the flags names it by its label.
+        payer = _text(pots.party_in(obj, "payer", sorted(parties), field=f"{at}.payer"), f"{at}.payer",
+                      services.MAX_NAME)
+        payee = _text(pots.party_in(obj, "payee", sorted(parties), field=f"{at}.payee", required=False) or "",
+                      f"{at}.payee", services.MAX_NAME)
         if payer not in parties:
             raise BadInput(f"{at}.payer", "%(name)s in %(where)s is not a player of the night.",
                                name=repr(payer), where=f"{at}.payer")

@@ -15,8 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from referee import exports, games, payment_codes, payments, ratelimit, services
-from referee.api import pots
+from referee import exports, games, payment_codes, payments, pots, ratelimit, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.messages import explain
@@ -216,7 +215,7 @@ def settlement_json(night: Night, plan_kind: str = "fewest") -> dict[str, Any]:
     """The settlement as the API shows it: what is open and the plan to settle it.
 
     Players' maps hold players only; what lies in pots is in ``pots`` (the
-    result) and ``pot_account`` (see :mod:`referee.api.pots`).
+    result) and ``pot_account`` (see :mod:`referee.pots`).
     """
     money = services.night_money(night)
     s = payments.settlement(night)

@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from referee import exports, games, payments, services
 from referee.engine import BadInput, RuleViolation
 from referee.models import Group, Match, Night, Payment, Player, Round, Snapshot, db
+from referee.services import POT_PARTY
 from tests.components import PostgresServer
 from tests.conftest import make_app
 from tests.web.helpers import Api
@@ -209,6 +210,11 @@ def test_carried_pots_and_debts_are_imported_as_rows(app: Any, client: Any, fres
 
     exported = [export_from(app, n) for n in (first.night["id"], second.night["id"])]
     assert exported[1][0]["matches"][0]["carried_in_minor"] == 600
+    # The pot's carried 6.00 is a row of its own, named by a flag, never by a label (issue 31).
+    assert POT_PARTY not in json.dumps([data for data, _ in exported], ensure_ascii=False)
+    pot_rows = [p for data, _ in exported for p in data["payments"] if p["payer_pot"]]
+    assert [(p["kind"], p["payer"], p["amount_minor"]) for p in pot_rows] == [("carry_out", None, 600),
+                                                                             ("opening", None, 600)]
     old_ids = {p["carry_id"] for data, _ in exported for p in data["payments"]}
     assert len(old_ids) == 1 and None not in old_ids
     with fresh_app.app_context():
@@ -226,6 +232,14 @@ def test_carried_pots_and_debts_are_imported_as_rows(app: Any, client: Any, fres
         opening = next(r for r in rows if r.kind == "opening")
         payments.void_payment(nights[1], opening.id, "test")
         assert not any(r.void for r in db.session.scalars(select(Payment).where(Payment.kind == "carry_out")))
+    # An export written before the flags named the pot by its label: it still imports, as the same night.
+    legacy = copy.deepcopy(exported[1][0])
+    for p in legacy["payments"]:
+        if p.pop("payer_pot"):
+            p["payer"] = POT_PARTY
+        p.pop("payee_pot")
+    with fresh_app.app_context():
+        assert facts(services.get_night(exports.import_night(legacy).id)) == exported[1][1]
 
 
 # --- CSV -----------------------------------------------------------------------
@@ -243,6 +257,10 @@ def test_csv_rows_and_money(app: Any, client: Any) -> None:
         match_ids = [m.id for m in night.matches]
     rows = list(csv.DictReader(io.StringIO(text)))
     assert tuple(rows[0]) == exports.CSV_COLUMNS
+    assert POT_PARTY not in text  # the pot's rows say so in the pot column (issue 31)
+    pot_rows = [r for r in rows if r["pot"]]
+    assert {(r["type"], r["pot"]) for r in pot_rows} == {("result", "player"), ("transfer", "to")}
+    assert all(r[r["pot"]] == "" for r in pot_rows)
     kinds = [r["type"] for r in rows]
     assert kinds.count("round") == events == 21  # 6 + 4 + 3 + 3 + 4 and a close
     assert kinds.count("result") == results
