@@ -186,13 +186,21 @@ def clean_name(value: object, field: str = "name", max_len: int = MAX_NAME) -> s
     return name
 
 
+def clean_player(value: object, field: str = "name") -> str:
+    """A player's name: any display name but the settlement's name for the pot (it would merge with it)."""
+    name = clean_name(value, field)
+    if name.casefold() == POT_PARTY.casefold():
+        raise BadInput(field, "%(name)s is the pot's name in the settlement; choose another name.", name=repr(name))
+    return name
+
+
 def clean_players(value: object, field: str = "players") -> list[str]:
     """A list of distinct player names (case-insensitively distinct)."""
     if not isinstance(value, list):
         raise BadInput(field, "players must be a list of names.")
     if len(value) > MAX_PLAYERS_PER_NIGHT:
         raise BadInput(field, "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
-    names = [clean_name(v, field) for v in value]
+    names = [clean_player(v, field) for v in value]
     folded = [n.casefold() for n in names]
     if len(set(folded)) != len(folded):
         dup = next(n for n in names if folded.count(n.casefold()) > 1)
@@ -266,7 +274,7 @@ def _group_player(grp: Group, name: str) -> Player:
 
 def add_player(night: Night, name: object) -> None:
     """Another player joins the night (a group member or a new one)."""
-    pname = clean_name(name, "name")
+    pname = clean_player(name, "name")
     with writing():
         night = db.session.get(Night, night.id) or night
         if any(n.casefold() == pname.casefold() for n in night.player_names):
