@@ -153,6 +153,24 @@ def _write_transaction(fresh: bool) -> Iterator[None]:
         _immediate.reset(token)
 
 
+def lock_nights(*night_ids: int) -> None:
+    """Inside :func:`writing`: no other write that locks these nights runs until this one ends.
+
+    For writes whose check reads more than the row they change (what is still
+    open on a night, read before a payment or a carry): the check must be
+    made after this, inside the same write, or two phones at once both pass
+    it. SQLite has one writer at a time already (the writer lock, ``BEGIN
+    IMMEDIATE``); PostgreSQL lets writers overlap, so each night's row is
+    locked (``SELECT ... FOR UPDATE``), in id order so that two writes
+    locking the same nights never wait for each other crosswise. Round
+    entry does not take it: its check is the snapshot's version.
+    """
+    if db.session.get_bind().dialect.name == "sqlite":
+        return
+    for night_id in sorted(set(night_ids)):
+        db.session.execute(select(Night.id).where(Night.id == night_id).with_for_update())
+
+
 def store_reply(idem: Idem | None, result: Any) -> None:
     """Keep the first answer of an idempotent write, in the write's own transaction."""
     if idem is not None:
