@@ -74,6 +74,10 @@ MAX_EVENTS = 50_000
 MAX_PAYMENTS = 5_000
 MAX_REASON = 500
 MAX_PAYLOAD_DEPTH = 8
+#: The times an import accepts (``created_at``): no real night is outside, and dates a little outside
+#: still convert between time zones and print (year 1 or 9999 with an offset overflowed into a 500).
+EARLIEST = datetime(1900, 1, 1)
+LATEST = datetime(2999, 12, 31, 23, 59, 59)
 
 CSV_COLUMNS = ("type", "match", "game", "round", "kind", "player", "from", "to", "amount", "currency",
                "void", "void_reason", "summary", "created_at", "deal")
@@ -314,8 +318,15 @@ def _moment(value: object, where: str) -> datetime:
     except ValueError:
         raise BadInput(where, "%(where)s must be an ISO 8601 time like 2024-05-17T19:30:00Z.",
                        where=where) from None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    try:
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
+        in_range = EARLIEST <= moment <= LATEST
+    except OverflowError:  # year 1 or 9999 with an offset
+        in_range = False
+    if not in_range:
+        raise BadInput(where, "%(where)s must be a time from %(low)s to %(high)s.", where=where,
+                       low=_iso(EARLIEST), high=_iso(LATEST))
     return moment
 
 
@@ -469,7 +480,7 @@ def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
     return out
 
 
-def _payments(raw: object, names: list[str]) -> list[_PaymentIn]:
+def _payments(raw: object, names: list[str], money: Money) -> list[_PaymentIn]:
     entries = _list(raw, "payments", MAX_PAYMENTS)
     parties = set(names) | {POT_PARTY}
     out = []
@@ -501,11 +512,34 @@ def _payments(raw: object, names: list[str]) -> list[_PaymentIn]:
             if amount == 0:
                 raise BadInput(f"{at}.amount_minor", "An %(kind)s row cannot be zero.", kind=kind)
             carry_id = _text(carry_id, f"{at}.carry_id", 40)
+        _money(obj, "amount", at, money)  # the decimal amount, if given, agrees with amount_minor
         void = _bool(obj.get("void", False), f"{at}.void")
         reason = _text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = _moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
         out.append(_PaymentIn(str(kind), payer, payee, amount, carry_id, void, reason, created))
+    _check_carries(out)
     return out
+
+
+def _check_carries(rows: Sequence[_PaymentIn]) -> None:
+    """Each carry's opening rows, and its carried-out rows, add up to zero and are void together.
+
+    A carry moves everything open on a night, which adds up to zero, and
+    voids both halves at once; rows that do not add up would leave the
+    night's balances unequal, a settlement no plan can pay.
+    """
+    carries: dict[tuple[str, str], list[_PaymentIn]] = {}
+    for row in rows:
+        if row.carry_id is not None:
+            carries.setdefault((row.kind, row.carry_id), []).append(row)
+    for (kind, carry_id), part in carries.items():
+        total = sum(r.amount for r in part)
+        if total or len({r.void for r in part}) > 1:
+            raise BadInput("payments", "The %(kind)s rows of carry %(carry)s add up to %(total)s minor units "
+                                       "(void or not: %(void)s); a carry's rows add up to zero and are void "
+                                       "together, or the balances would not be equal.",
+                           kind=kind, carry=repr(carry_id), total=total,
+                           void=", ".join(sorted({str(r.void).lower() for r in part})))
 
 
 def _date(value: object) -> Date | None:
@@ -533,6 +567,7 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
         if event.deal is not None:
             rnd.deal = _deal_log(match, state, event, f"{where}.rounds[{k}]")
         if rnd.void:
+            _void_payload(match, state, event, f"{where}.rounds[{k}].payload", number)
             continue
         try:
             if rnd.kind == "close" and rnd.payload.get("pot") == "award" and rnd.payload.get("to") not in match.seats:
@@ -547,6 +582,17 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
                            "Match %(number)s, round %(seq)s: %(error)s", number=number, seq=event.seq,
                            error=exc) from None
     return state
+
+
+def _void_payload(match: Match, state: Any, event: _EventIn, where: str, number: int) -> None:
+    """A void round's payload is a round of its game all the same (it is kept, shown and printed)."""
+    if event.kind != "round":
+        return  # a close's payload was checked with the shape
+    try:
+        games.game(match.game).parse_round(state, event.payload, night_money(match.night))
+    except BadInput as exc:
+        raise BadInput(f"{where}.{exc.field}", "Match %(number)s, round %(seq)s: %(error)s", number=number,
+                       seq=event.seq, error=exc) from None
 
 
 def _deal_log(match: Match, state: Any, event: _EventIn, where: str) -> dict[str, Any]:
@@ -604,7 +650,7 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
     players = _players(top["players"])
     names = [p["name"] for p in players]
     matches_in = _matches(top.get("matches", []), names, money)
-    payments_in = _payments(top.get("payments", []), names)
+    payments_in = _payments(top.get("payments", []), names, money)
 
     group = Group(name=group_name)
     night = Night(group=group, name=name, date=_date(info.get("date")), place=place, leader=leader,
