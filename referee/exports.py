@@ -49,7 +49,8 @@ from datetime import UTC, datetime
 from datetime import date as Date
 from typing import Any
 
-from sqlalchemy import select
+from flask import current_app
+from sqlalchemy import insert, select
 
 from referee import games, payment_codes, payments, services
 from referee.engine import BadInput, RuleViolation, tricks
@@ -70,7 +71,7 @@ CLOSE_HOWS = ("split", "award", "carry")
 #: Bounds on what one import may hold: far above any real night, low enough
 #: that a hostile file cannot tie up a worker for long.
 MAX_MATCHES = 500
-MAX_EVENTS = 50_000
+MAX_EVENTS = 10_000  # in all matches together (``MAX_IMPORT_EVENTS``; one match: ``MAX_MATCH_EVENTS``)
 MAX_PAYMENTS = 5_000
 MAX_REASON = 500
 MAX_PAYLOAD_DEPTH = 8
@@ -393,15 +394,19 @@ def _players(raw: object) -> list[dict[str, str]]:
     return out
 
 
-def _events(raw: object, where: str, budget: int) -> list[_EventIn]:
-    entries = _list(raw, where, budget)
+def _events(raw: object, where: str, budget: int, per_match: int) -> list[_EventIn]:
+    """A match's log; at most ``per_match`` events numbered up to ``per_match``, and ``budget`` left in all."""
+    if isinstance(raw, list) and len(raw) > budget:
+        raise BadInput(where, "The matches of an import hold more than %(n)s events in all.",
+                       n=int(current_app.config.get("MAX_IMPORT_EVENTS", MAX_EVENTS)))
+    entries = _list(raw, where, per_match)
     out: list[_EventIn] = []
     last = 0
     for k, entry in enumerate(entries):
         at = f"{where}[{k}]"
         obj = _object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at", "deal"),
                             ("seq", "payload"))
-        seq = _int(obj["seq"], f"{at}.seq", low=1, high=10**9)
+        seq = _int(obj["seq"], f"{at}.seq", low=1, high=per_match)
         if seq <= last:
             raise BadInput(f"{at}.seq", "%(where)s must be greater than the round before it (%(last)s).",
                                where=f"{at}.seq", last=last)
@@ -439,7 +444,8 @@ def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
     entries = _list(raw, "matches", MAX_MATCHES)
     known = set(names)
     out: list[_MatchIn] = []
-    budget = MAX_EVENTS
+    budget = int(current_app.config.get("MAX_IMPORT_EVENTS", MAX_EVENTS))
+    per_match = services.match_events_limit()
     allowed = ("game", "seats", "first_dealer", "stake_minor", "stake", "options", "carried_in_minor",
                "carried_in", "status", "created_at", "rounds")
     for k, entry in enumerate(entries):
@@ -474,7 +480,7 @@ def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
         if status is not None and status not in ("open", "closed"):
             raise BadInput(f"{at}.status", "%(where)s must be open or closed.", where=f"{at}.status")
         created = _moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
-        events = _events(obj["rounds"], f"{at}.rounds", budget)
+        events = _events(obj["rounds"], f"{at}.rounds", budget, per_match)
         budget -= len(events)
         out.append(_MatchIn(game, seats, str(dealer), stake, options, carried_in, status, created, events))
     return out
@@ -563,17 +569,18 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
                                       f"{exc.message}") from None
     except BadInput as exc:
         raise BadInput(f"{where}.{exc.field}", exc.message) from None
-    for k, (rnd, event) in enumerate(zip(match.rounds, events, strict=True)):
+    for k, event in enumerate(events):
         if event.deal is not None:
-            rnd.deal = _deal_log(match, state, event, f"{where}.rounds[{k}]")
-        if rnd.void:
+            event.deal = _deal_log(match, state, event, f"{where}.rounds[{k}]")  # stored in its canonical form
+        if event.void:
             _void_payload(match, state, event, f"{where}.rounds[{k}].payload", number)
             continue
+        payload = event.payload
         try:
-            if rnd.kind == "close" and rnd.payload.get("pot") == "award" and rnd.payload.get("to") not in match.seats:
+            if event.kind == "close" and payload.get("pot") == "award" and payload.get("to") not in match.seats:
                 raise BadInput("to", "%(name)s is not a player of this match.",
-                               name=repr(str(rnd.payload.get("to"))[:40]))
-            state = services.apply_event(match, state, rnd.kind, rnd.payload)
+                               name=repr(str(payload.get("to"))[:40]))
+            state = services.apply_event(match, state, event.kind, payload)
         except RuleViolation as exc:
             raise RuleViolation(exc.rule, "Match %(number)s (%(game)s), round %(seq)s: %(error)s",
                                 number=number, game=games.TITLES[match.game], seq=event.seq, error=exc) from None
@@ -657,14 +664,15 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
                   currency=currency, created_at=created)
     for pos, details in enumerate(players):
         night.seats.append(NightPlayer(player=Player(group=group, **details), position=pos))
+    logs: list[tuple[Match, list[dict[str, Any]]]] = []
     for number, m_in in enumerate(matches_in, start=1):
         match = Match(night=night, game=m_in.game, seats=m_in.seats, first_dealer=m_in.first_dealer,
                       stake=m_in.stake, options=m_in.options, carried_in=m_in.carried_in,
                       carried_from_id=None, created_at=m_in.created_at)
-        for ev in m_in.events:
-            match.rounds.append(Round(seq=ev.seq, kind=ev.kind, payload=ev.payload, void=ev.void,
-                                      void_reason=ev.void_reason, created_at=ev.created_at))
         state = _replayed(match, number, m_in.events)
+        logs.append((match, [{"seq": ev.seq, "kind": ev.kind, "payload": ev.payload, "created_at": ev.created_at,
+                              "void": ev.void, "void_reason": ev.void_reason, "idempotency_key": None,
+                              "deal": ev.deal} for ev in m_in.events]))
         match.status = "closed" if state.finished else "open"
         if m_in.status is not None and m_in.status != match.status:
             raise BadInput(f"matches[{number - 1}].status",
@@ -673,15 +681,21 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
         match.snapshot = Snapshot(version=len(m_in.events) + voids,
                                   next_seq=(m_in.events[-1].seq if m_in.events else 0) + 1, state=dump(state))
     new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
+    rows = [{"kind": p.kind, "payer": p.payer, "payee": p.payee, "amount": p.amount,
+             "carry_id": new_carry.get(p.carry_id) if p.carry_id else None, "void": p.void,
+             "void_reason": p.void_reason, "created_at": p.created_at} for p in payments_in]
 
+    # Everything is checked and built: the write only inserts. The few rows that need their ids
+    # (group, night, players, matches, snapshots) go through the ORM, the many (events, payments) as
+    # one Core INSERT each: 20,000 events through the ORM held the writer for seconds.
     with services.writing():
         db.session.add(group)
         db.session.flush()
-        for p in payments_in:
-            db.session.add(Payment(night_id=night.id, kind=p.kind, payer=p.payer, payee=p.payee, amount=p.amount,
-                                   carry_id=new_carry.get(p.carry_id) if p.carry_id else None, void=p.void,
-                                   void_reason=p.void_reason, created_at=p.created_at))
-        db.session.flush()
+        events = [row | {"match_id": match.id} for match, log in logs for row in log]
+        if events:
+            db.session.connection().execute(insert(Round.__table__), events)
+        if rows:
+            db.session.connection().execute(insert(Payment.__table__), [r | {"night_id": night.id} for r in rows])
         services.store_reply(idem, night)
     return night
 
