@@ -74,6 +74,10 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # Guests' match pages kept per night version and language, per process (referee/pages/guest_pages.py;
         # 0: none): one round at a table full of phones is rendered once, not once a phone.
         "GUEST_PAGES": int(os.environ.get("GUEST_PAGES", 64)),
+        # Bounds of one request's work that no real night meets (docs/reliability.md): events one match
+        # may hold (rounds and closes, void ones too), and events one import may bring.
+        "MAX_MATCH_EVENTS": int(os.environ.get("MAX_MATCH_EVENTS", 5000)),
+        "MAX_IMPORT_EVENTS": int(os.environ.get("MAX_IMPORT_EVENTS", 10000)),
     }
     settings.update(overrides)
     if not str(settings["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee import live, payment_codes, services
 from referee.engine import BadInput
+from referee.engine.money import Money
 from referee.models import MAX_ID, Match, Night, Payment, Player, db
 from referee.services import POT_PARTY, Idem, clean_name, night_money, writing
 from referee.settle import Plan, settle, via_leader
@@ -132,28 +133,24 @@ def leader_plan(s: NightSettlement) -> Plan:
 
 def record_payment(night: Night, payer: object, payee: object, amount: object, *,
                    idem_key: str | None = None, idem: Idem | None = None) -> Payment:
-    """Payer paid payee; fully or partly. Refused when it pays more than is open."""
+    """Payer paid payee; fully or partly. Refused when it pays more than is open.
+
+    What is open is read inside the write, under the night's lock
+    (:func:`services.lock_nights`): two phones paying at once are checked one
+    after the other, the second against what the first left open. A key seen
+    before (a double tap, also one sent twice at once) returns the first
+    payment and pays nothing more.
+    """
     if idem_key is not None and (done := _by_key(night, idem_key)) is not None:
         return done  # a double tap: the first payment stands, nothing more is paid
     money = night_money(night)
     minor = money.parse(amount, "amount")
-    current = settlement(night)
-    if not isinstance(payer, str) or payer not in current.parties:
-        raise BadInput("from", "from must be a player of this night.")
-    if not isinstance(payee, str) or payee not in current.parties:
-        raise BadInput("to", "to must be a player of this night.")
-    if payer == payee:
-        raise BadInput("to", "A player cannot pay themselves.")
-    if minor <= 0:
-        raise BadInput("amount", "amount must be more than zero.")
-    owes, due = -current.open[payer], current.open[payee]
-    if minor > owes or minor > due:
-        # Not a rule of the game: a slip of the thumb, answered like any bad input.
-        raise BadInput("amount", "%(payer)s owes %(owes)s and %(payee)s is owed %(due)s; a payment of "
-                                 "%(amount)s would pay more than is open.", payer=payer, payee=payee,
-                       owes=money.format(max(owes, 0)), due=money.format(max(due, 0)), amount=money.format(minor))
     try:
         with writing():
+            services.lock_nights(night.id)
+            if idem_key is not None and (done := _by_key(night, idem_key)) is not None:
+                return done
+            check_payment(settlement(night), money, payer, payee, minor)
             row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
                           idempotency_key=idem_key)
             db.session.add(row)
@@ -168,6 +165,28 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
             raise
         return found
     return row
+
+
+def check_payment(current: NightSettlement, money: Money, payer: object, payee: object, minor: int) -> None:
+    """The one check of what a payment may pay (:class:`BadInput` if it may not).
+
+    Made inside the payment's write, on the settlement read under the night's
+    lock; what it allows is decided here only.
+    """
+    if not isinstance(payer, str) or payer not in current.parties:
+        raise BadInput("from", "from must be a player of this night.")
+    if not isinstance(payee, str) or payee not in current.parties:
+        raise BadInput("to", "to must be a player of this night.")
+    if payer == payee:
+        raise BadInput("to", "A player cannot pay themselves.")
+    if minor <= 0:
+        raise BadInput("amount", "amount must be more than zero.")
+    owes, due = -current.open[payer], current.open[payee]
+    if minor > owes or minor > due:
+        # Not a rule of the game: a slip of the thumb, answered like any bad input.
+        raise BadInput("amount", "%(payer)s owes %(owes)s and %(payee)s is owed %(due)s; a payment of "
+                                 "%(amount)s would pay more than is open.", payer=payer, payee=payee,
+                       owes=money.format(max(owes, 0)), due=money.format(max(due, 0)), amount=money.format(minor))
 
 
 def _by_key(night: Night, key: str) -> Payment | None:
@@ -187,11 +206,14 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
         row = db.session.get(Payment, payment_id)
         if row is None or row.night_id != night.id:
             raise services.NotFound(f"Night {night.id} has no payment {payment_id}.")
-        if row.void:
-            raise BadInput("payment", "Payment %(id)s is already void.", id=payment_id)
         rows = [row]
         if row.carry_id:
             rows = list(db.session.scalars(select(Payment).where(Payment.carry_id == row.carry_id)))
+        services.lock_nights(*{r.night_id for r in rows})  # a payment checks what is open against these rows
+        for r in rows:
+            db.session.refresh(r)  # read again under the lock
+        if row.void:
+            raise BadInput("payment", "Payment %(id)s is already void.", id=payment_id)
         for r in rows:
             r.void = True
             r.void_reason = why
@@ -217,14 +239,15 @@ def carry_debts(night: Night, to_night_id: object) -> str:
     target = db.session.get(Night, to_night_id)
     if target is None or target.group_id != night.group_id or target.id <= night.id:
         raise BadInput("to_night", "Debts can only be carried to a later night of the same group.")
-    current = settlement(night)
-    if current.open_matches:
-        raise BadInput("to_night", "Close the night's matches before carrying its debts.")
-    amounts = {p: a for p, a in current.open.items() if a}
-    if not amounts:
-        raise BadInput("to_night", "Nothing is open on this night; there is nothing to carry.")
     carry_id = uuid.uuid4().hex
     with writing():
+        services.lock_nights(night.id, target.id)  # what is open is read under the lock: carried once
+        current = settlement(night)
+        if current.open_matches:
+            raise BadInput("to_night", "Close the night's matches before carrying its debts.")
+        amounts = {p: a for p, a in current.open.items() if a}
+        if not amounts:
+            raise BadInput("to_night", "Nothing is open on this night; there is nothing to carry.")
         for party, amount in amounts.items():
             db.session.add(Payment(night_id=night.id, kind="carry_out", payer=party, amount=amount,
                                    carry_id=carry_id))

@@ -20,6 +20,7 @@ from datetime import date as Date
 from typing import Any
 
 from babel.numbers import get_currency_precision, list_currencies
+from flask import current_app
 from sqlalchemy import bindparam, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -50,6 +51,23 @@ from referee.writer_lock import WRITERS
 MAX_NAME = 40
 MAX_PLAYERS_PER_NIGHT = 40
 MAX_TEXT = 100
+#: Events one match may hold (rounds and closes, void ones too; ``MAX_MATCH_EVENTS`` in the config).
+#: A long evening's match has a few hundred; a void replays the whole log and a protocol prints it,
+#: so without a bound one request's work would have none.
+MAX_MATCH_EVENTS = 5_000
+
+
+def match_events_limit() -> int:
+    """The most events one match may hold (the app's ``MAX_MATCH_EVENTS``)."""
+    return int(current_app.config.get("MAX_MATCH_EVENTS", MAX_MATCH_EVENTS))
+
+
+def _check_room(match: Match) -> None:
+    """A match at :func:`match_events_limit` takes no more events (:class:`BadInput`)."""
+    limit = match_events_limit()
+    if match.snapshot.next_seq > limit:
+        raise BadInput("round", "This match holds %(n)s entries, the most a match may hold; close it and "
+                                "start a new match to play on.", n=limit)
 
 
 class NotFound(LookupError):
@@ -151,6 +169,24 @@ def _write_transaction(fresh: bool) -> Iterator[None]:
         raise
     finally:
         _immediate.reset(token)
+
+
+def lock_nights(*night_ids: int) -> None:
+    """Inside :func:`writing`: no other write that locks these nights runs until this one ends.
+
+    For writes whose check reads more than the row they change (what is still
+    open on a night, read before a payment or a carry): the check must be
+    made after this, inside the same write, or two phones at once both pass
+    it. SQLite has one writer at a time already (the writer lock, ``BEGIN
+    IMMEDIATE``); PostgreSQL lets writers overlap, so each night's row is
+    locked (``SELECT ... FOR UPDATE``), in id order so that two writes
+    locking the same nights never wait for each other crosswise. Round
+    entry does not take it: its check is the snapshot's version.
+    """
+    if db.session.get_bind().dialect.name == "sqlite":
+        return
+    for night_id in sorted(set(night_ids)):
+        db.session.execute(select(Night.id).where(Night.id == night_id).with_for_update())
 
 
 def store_reply(idem: Idem | None, result: Any) -> None:
@@ -561,6 +597,7 @@ def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
         version, seq = snap.version, snap.next_seq
         if expected_seq is not None and expected_seq != seq:
             raise _conflict(match)
+        _check_room(match)
         module = games.game(match.game)
         money = night_money(match.night)
         state = load(module.State, snap.state)
@@ -674,6 +711,7 @@ def close_match(match_id: int, how: object = "split", to: object = None, *,
                                   "split it or give it to a player.")
         module = games.game(match.game)
         snap = match.snapshot
+        _check_room(match)
         if how == "award" and to not in match.seats:
             raise BadInput("to", "%(name)s is not a player of this match.", name=repr(str(to)[:40]))
         new_state = module.close(load(module.State, snap.state), how, to if how == "award" else None)

@@ -171,11 +171,23 @@ def svangknack_balances(rounds: list[Step], seats: list[str]) -> Any:
 
 
 def protocol_html(match: Match) -> str:
+    """The protocol's HTML; a log with more than ``VOID_ROWS`` voided events lists them as lines of text.
+
+    So its cost follows what it prints: a voided event is one line, not a
+    row of the game's table (see :data:`referee.reports.rounds.VOID_ROWS`).
+    """
+    from referee.reports.rounds import VOID_ROWS, void_grid
+
     module = games.game(match.game)
     money = services.night_money(match.night)
     final = module.state_json(services.state_of(match), money)
-    return render_template("reports/protocol.html", match=match, night=match.night, steps=steps(match),
-                           final=final, money=money, part=f"reports/protocol_{match.game}.html")
+    shown = steps(match)
+    voided = [s for s in shown if s.round.void]
+    if len(voided) > VOID_ROWS:
+        shown = [s for s in shown if not s.round.void]
+    return render_template("reports/protocol.html", match=match, night=match.night, steps=shown,
+                           final=final, money=money, part=f"reports/protocol_{match.game}.html",
+                           voided=void_grid(voided) if len(voided) > VOID_ROWS else None)
 
 
 @bp.get("/nights/<int:night_id>/settlement.pdf")
