@@ -15,6 +15,7 @@ while it waits, so hundreds of open streams cost threads, not connections.
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 import os
@@ -65,6 +66,19 @@ def note(night_id: int, what: str, match_id: int | None = None, round_no: int | 
 def event_data(night_id: int, match_id: int | None, what: str, round_no: int | None, version: int) -> Change:
     """The ``data`` of a ``change`` event (API.md "Live"): ids and numbers only, nothing edit-only."""
     return {"night": night_id, "match": match_id, "what": what, "round_no": round_no, "version": version}
+
+
+def opens(engine: Engine, night_id: int, key: str) -> bool:
+    """Whether the token of hash ``key`` (:func:`referee.models.token_key`) still opens the night.
+
+    An open stream asks again when the night's rights change (``rights``: a
+    new edit token) and at every ping, so a stream opened with an edit link
+    that was revoked since ends instead of hearing the rounds after it.
+    """
+    t = Night.__table__
+    with engine.connect() as conn:
+        row = conn.execute(select(t.c.edit_key, t.c.view_key).where(t.c.id == night_id)).first()
+    return row is not None and any(hmac.compare_digest(key.encode(), str(k).encode()) for k in row)
 
 
 def current_version(engine: Engine, night_id: int) -> int:
@@ -199,7 +213,8 @@ def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
 
 
 def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int | None = None,
-           ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER) -> Iterator[str]:
+           ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER,
+           key: str | None = None) -> Iterator[str]:
     """The night's live stream: the opening event, then every change; ends after ``lifetime``.
 
     With ``last_id`` (a reconnect's ``Last-Event-ID``) the opening is what was
@@ -210,7 +225,9 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
     write: with hundreds of streams and a busy night, one wake-up and one
     send per stream per burst instead of one per change. The stream ends by
     itself after ``lifetime`` (the browser reconnects after ``retry``), so a
-    server can stop gracefully.
+    server can stop gracefully. With ``key`` (the hash of the token the
+    stream was opened with) the stream ends as soon as that token no longer
+    opens the night (see :func:`opens`).
     """
     def wanted(change: Change) -> bool:
         return match_id is None or change["match"] is None or change["match"] == match_id
@@ -233,6 +250,8 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
             got = ear.wait(night_id, known, 0)
         if got is None:
             got = changes_since(engine, night_id, known)
+        if key is not None and any(c["what"] == "rights" for c in got) and not opens(engine, night_id, key):
+            return
         out = []
         for change in got:
             if change["version"] > known:
@@ -244,6 +263,8 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= ping - 0.05:
             quiet_since = time.monotonic()
+            if key is not None and not opens(engine, night_id, key):
+                return
             # A listener that lost its connection may have missed a change: the ping checks.
             late = changes_since(engine, night_id, known)
             for change in late:
