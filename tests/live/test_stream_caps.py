@@ -55,7 +55,7 @@ class Stream:
     """One stream attempt: its status (0: no answer within the timeout), and its events when it opened."""
 
     def __init__(self, port: int, night: int, *, view: str | None = None, bearer: str | None = None) -> None:
-        self.conn = http.client.HTTPConnection(HOST, port, timeout=3)
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=5)
         headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
         self.status, self.headers, self.body = 0, {}, b""
         self.reader: Reader | None = None
