@@ -151,3 +151,21 @@ def test_a_stream_opened_with_a_revoked_edit_token_ends(server: Server) -> None:
     finally:
         old.close()
         guest.close()
+
+
+def test_a_stream_closed_before_its_first_chunk_gives_its_slot_back() -> None:
+    """A client gone at once: the server closes a body it never read (a generator's ``finally`` would not run)."""
+    from referee.live_slots import Full, Held, Slots
+
+    slots = Slots(total=1, per_night=1, per_token=1)
+
+    def body() -> Iterator[str]:
+        yield "retry: 2000\n\n"
+
+    Held(body(), slots.take(7, "key")).close()
+    ticket = slots.take(7, "key")  # the slot is free again
+    with pytest.raises(Full):
+        slots.take(8, "other")
+    ticket.release()
+    ticket.release()  # given back once
+    assert (slots.open, dict(slots.nights), dict(slots.tokens)) == (0, {}, {})
