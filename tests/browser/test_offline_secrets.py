@@ -14,8 +14,11 @@ right is unchanged).
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tests.browser.conftest import PHONE, LiveServer, watch
 from tests.browser.test_offline_queue import api, night_and_match
@@ -26,6 +29,7 @@ KEPT = """async () => {
   const out = [];
   for (const request of await cache.keys()) {
     const hit = await cache.match(request, { ignoreVary: true });
+    if (!hit) continue;  // dropped meanwhile
     out.push({ url: request.url, night: hit.headers.get("X-Referee-Night"), right: hit.headers.get("X-Referee-Right"),
                body: await hit.text() });
   }
@@ -37,12 +41,16 @@ def kept(page: Any) -> list[dict[str, Any]]:
     return list(page.evaluate(KEPT))
 
 
+def until(page: Any, check: Callable[[list[dict[str, Any]]], bool], what: str, timeout: float = 10) -> None:
+    """Until what the worker kept passes ``check`` (it stores and drops after answering)."""
+    deadline = time.monotonic() + timeout
+    while not check(kept(page)):
+        assert time.monotonic() < deadline, f"{what}: {[(c['url'], c['night'], c['right']) for c in kept(page)]}"
+        time.sleep(0.1)
+
+
 def wait_kept(page: Any, path: str) -> None:
-    """Until the worker has stored the page at ``path`` (it stores after answering)."""
-    page.wait_for_function("""async (path) => {
-      const cache = await caches.open("referee-pages");
-      return (await cache.keys()).some((r) => new URL(r.url).pathname === path);
-    }""", arg=path)
+    until(page, lambda copies: any(urlsplit(c["url"]).path == path for c in copies), f"{path} kept")
 
 
 def controlled(page: Any, base: str, link: str) -> None:
@@ -100,27 +108,24 @@ def test_a_new_edit_link_drops_the_old_phones_copies_of_the_night(live_server: L
         context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                                       locale="en-US")
         page = context.new_page()
-        controlled(page, base, link)
+        controlled(page, base, f"/e/{other['edit_token']}")  # another night, which stays
+        page.goto(f"{base}/nights/{other['id']}")
+        wait_kept(page, f"/nights/{other['id']}")
+        page.goto(f"{base}{link}")
         for path in pages:
             page.goto(base + path)
             wait_kept(page, path)
         phones.append(page)
     co_leader, guest = phones
     try:
-        controlled(co_leader, base, f"/e/{other['edit_token']}")  # and another night, which stays
-        wait_kept(co_leader, f"/nights/{other['id']}")
         assert {c["right"] for c in kept(co_leader) if c["night"] == str(nid)} == {"edit"}
 
         api(base, f"/api/nights/{nid}/revoke", {}, night["edit_token"])  # the leader makes a new edit link
 
-        assert co_leader.goto(f"{base}/nights/{nid}").status == 403  # the old link's phone lost its right
-        co_leader.wait_for_function(f"""async () => {{
-          const cache = await caches.open("referee-pages");
-          for (const r of await cache.keys()) {{
-            if ((await cache.match(r, {{ ignoreVary: true }})).headers.get("X-Referee-Night") === "{nid}") return false;
-          }}
-          return true;
-        }}""")
+        # The old link's phone, still on the match page, hears the change (live.js fetches the page again, now
+        # a 403): its copies of the night go without a tap.
+        until(co_leader, lambda copies: all(c["night"] != str(nid) for c in copies), "the night's copies dropped")
+        assert co_leader.goto(f"{base}/nights/{nid}").status == 403  # it lost its right
         left = kept(co_leader)
         assert not [c["url"] for c in left if c["night"] == str(nid)]
         assert [c for c in left if c["url"] == f"{base}/nights/{other['id']}"]
