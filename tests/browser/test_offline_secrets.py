@@ -8,8 +8,8 @@ then read out of Cache Storage: no edit token and no group token anywhere,
 in an address or a page, while the night's page is still there to open
 offline. A second leader phone and a guest's phone keep their copies until
 the leader makes a new edit link; the second leader's copies of that night
-go at its next page of the night (now a 403), the guest's stay (its view
-right is unchanged).
+go as soon as its open page hears the change, the guest's stay (its view
+right is unchanged) until the guest's cookie is gone.
 """
 
 from __future__ import annotations
@@ -133,6 +133,10 @@ def test_a_new_edit_link_drops_the_old_phones_copies_of_the_night(live_server: L
         assert guest.goto(f"{base}/nights/{nid}").status == 200  # the guest's view right is unchanged
         wait_kept(guest, f"/nights/{nid}")
         assert {c["url"].removeprefix(base) for c in kept(guest) if c["night"] == str(nid)} >= set(pages)
+
+        guest.context.clear_cookies()  # the cookie gone (cleared, expired): the guest's copies go with its right
+        assert guest.goto(f"{base}/nights/{nid}").status == 403
+        until(guest, lambda copies: all(c["night"] != str(nid) for c in copies), "the guest's copies dropped")
         watch(co_leader, artifacts, "offline-secrets-").shot("revoked", full=False)
     finally:
         for page in phones:
