@@ -22,7 +22,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select, text, update
@@ -40,6 +40,9 @@ RECENT = 256
 GATHER = 0.25
 #: More missed changes than this and a reconnecting phone gets one event with the state instead.
 REPLAY_MAX = 200
+#: How often a quiet stream asks whether its phone is still there (seconds): a phone gone gives back its
+#: stream slot (referee/live_slots.py) within this, not at the next ping.
+LOOK = 2.0
 
 log = logging.getLogger(__name__)
 Change = dict[str, Any]
@@ -214,7 +217,7 @@ def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
 
 def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int | None = None,
            ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER,
-           key: str | None = None) -> Iterator[str]:
+           key: str | None = None, gone: Callable[[], bool] | None = None) -> Iterator[str]:
     """The night's live stream: the opening event, then every change; ends after ``lifetime``.
 
     With ``last_id`` (a reconnect's ``Last-Event-ID``) the opening is what was
@@ -227,7 +230,9 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
     itself after ``lifetime`` (the browser reconnects after ``retry``), so a
     server can stop gracefully. With ``key`` (the hash of the token the
     stream was opened with) the stream ends as soon as that token no longer
-    opens the night (see :func:`opens`).
+    opens the night (see :func:`opens`), and with ``gone`` (whether the
+    phone closed its connection) at most :data:`LOOK` seconds after the
+    phone went, instead of at the next write.
     """
     def wanted(change: Change) -> bool:
         return match_id is None or change["match"] is None or change["match"] == match_id
@@ -244,7 +249,9 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
     deadline = time.monotonic() + lifetime
     quiet_since = time.monotonic()
     while (left := deadline - time.monotonic()) > 0 and not ear.stopping.is_set():
-        got = ear.wait(night_id, known, min(ping, left))
+        got = ear.wait(night_id, known, min(ping, left, LOOK if gone is not None else ping))
+        if not got and gone is not None and gone():
+            return
         if got and gather > 0:
             time.sleep(gather)  # let a burst of changes gather: one send for all of them
             got = ear.wait(night_id, known, 0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -41,7 +42,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     tmp_path = tmp_path_factory.mktemp(f"caps-{request.param}")
     url = database_url(request.param, tmp_path, postgres, f"caps{abs(hash(tmp_path)) % 10**8}")
     srv = CappedServer(url, tmp_path)
-    srv.env.update(CAPS, LIVE_PING="1", LIVE_LIFETIME="120")
+    srv.env.update(CAPS, LIVE_PING="15", LIVE_LIFETIME="120")
     srv.upgrade()
     srv.start()
     try:
@@ -72,6 +73,12 @@ class Stream:
             self.body = resp.read()
 
     def close(self) -> None:
+        """Hang up as a phone does; the shutdown also wakes the reader thread blocked on the socket."""
+        if self.conn.sock is not None:
+            try:
+                self.conn.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         self.conn.close()
 
 
@@ -83,8 +90,8 @@ def _round(port: int, match: MatchRef, key: str) -> tuple[Reply, float]:
     return reply, time.monotonic() - began
 
 
-def _opened(port: int, night: int, *, timeout: float = 10, **credential: str) -> Stream:
-    """A stream once a slot is free again (closed streams give theirs back at their next write, a ping)."""
+def _opened(port: int, night: int, *, timeout: float = 5, **credential: str) -> Stream:
+    """A stream once a slot is free again (a closed stream gives its back within ``live.LOOK``, 2 s)."""
     deadline = time.monotonic() + timeout
     while True:
         stream = Stream(port, night, **credential)
@@ -123,7 +130,7 @@ def test_streams_over_the_caps_are_429_and_round_entry_stays_prompt(server: Serv
     finally:
         for s in streams:
             s.close()
-    # Closed streams give their slots back: a new one opens (within a ping or two).
+    # Closed streams give their slots back (within live.LOOK, not at their next ping 15 s on): a new one opens.
     again = _opened(server.port, a.night, view=a.view_token)
     assert again.status == 200, again.body
     again.close()
@@ -132,7 +139,7 @@ def test_streams_over_the_caps_are_429_and_round_entry_stays_prompt(server: Serv
 def test_a_stream_opened_with_a_revoked_edit_token_ends(server: Server) -> None:
     phone = Http(server.port)
     match = make_match(phone, "revoke")
-    # (The other test's closed streams may still hold their slots until their next ping.)
+    # (The other test's closed streams may still hold their slots for up to live.LOOK.)
     old = _opened(server.port, match.night, bearer=match.edit_token)
     guest = _opened(server.port, match.night, view=match.view_token)
     assert old.status == 200 and guest.status == 200 and old.reader and guest.reader
