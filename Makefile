@@ -4,8 +4,9 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 WORKERS ?= 2
-## Threads per worker: each open live stream (phones following the table) takes one.
-THREADS ?= 150
+## Threads per worker: each open live stream (phones following the table) takes one, at most LIVE_STREAMS
+## (default 340, referee/config.py) of them, so that 60 are always left for pages and round entry.
+THREADS ?= 400
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
 .PHONY: npm run test lint check translations messages deps-system browser-engine axe api-docs bench soak clean
@@ -82,7 +83,7 @@ api-docs: $(API_DOCS_DIR)/.version-$(SWAGGER_UI_VERSION)
 ## make run: install, create or migrate the database, serve with gunicorn.
 run: $(VENV)/.installed translations browser-engine api-docs
 	$(VENV)/bin/flask --app referee db upgrade
-	exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
+	LIVE_STREAMS=$${LIVE_STREAMS:-$$(( $(THREADS) - 60 ))} exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
 		--logger-class referee.logs.GunicornLogger \
 		--graceful-timeout 5 'referee:create_app()'
 

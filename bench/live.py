@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=16, help="clients entering rounds (16)")
     parser.add_argument("--viewers", type=int, default=200, help="open streams (200)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2, as make run)")
-    parser.add_argument("--threads", type=int, default=150, help="threads per worker (150, as make run)")
+    parser.add_argument("--threads", type=int, default=400, help="threads per worker (400, as make run)")
     parser.add_argument("--database-url", default=None, help="an empty database (default: SQLite in a temp dir)")
     parser.add_argument("--whole-night", action="store_true",
                         help="viewers follow every match of the night (no ?match=): 16x the events")

@@ -67,6 +67,12 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # reconnects (s; bounded so that a server stopping gracefully is not held up by streams).
         "LIVE_PING": float(os.environ.get("LIVE_PING", 15)),
         "LIVE_LIFETIME": float(os.environ.get("LIVE_LIFETIME", 300)),
+        # Open live streams per app process, in all, per night and per credential (referee/live_slots.py):
+        # fewer than gunicorn's --threads (make run: 400), so that streams never take round entry's threads;
+        # a club's 200 phones on one night (one view token, one address) stay well under the night's cap.
+        "LIVE_STREAMS": int(os.environ.get("LIVE_STREAMS", 340)),
+        "LIVE_NIGHT_STREAMS": int(os.environ.get("LIVE_NIGHT_STREAMS", 250)),
+        "LIVE_TOKEN_STREAMS": int(os.environ.get("LIVE_TOKEN_STREAMS", 250)),
         # Page and sheet renders at once per process, so round entries go first (referee/read_gate.py;
         # 0: no gate), and how long a render waits for its turn before it goes on anyway (s).
         "READ_GATE": int(os.environ.get("READ_GATE", 1)),

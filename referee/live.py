@@ -15,13 +15,14 @@ while it waits, so hundreds of open streams cost threads, not connections.
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 import os
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select, text, update
@@ -39,6 +40,9 @@ RECENT = 256
 GATHER = 0.25
 #: More missed changes than this and a reconnecting phone gets one event with the state instead.
 REPLAY_MAX = 200
+#: How often a quiet stream asks whether its phone is still there (seconds): a phone gone gives back its
+#: stream slot (referee/live_slots.py) within this, not at the next ping.
+LOOK = 2.0
 
 log = logging.getLogger(__name__)
 Change = dict[str, Any]
@@ -65,6 +69,19 @@ def note(night_id: int, what: str, match_id: int | None = None, round_no: int | 
 def event_data(night_id: int, match_id: int | None, what: str, round_no: int | None, version: int) -> Change:
     """The ``data`` of a ``change`` event (API.md "Live"): ids and numbers only, nothing edit-only."""
     return {"night": night_id, "match": match_id, "what": what, "round_no": round_no, "version": version}
+
+
+def opens(engine: Engine, night_id: int, key: str) -> bool:
+    """Whether the token of hash ``key`` (:func:`referee.models.token_key`) still opens the night.
+
+    An open stream asks again when the night's rights change (``rights``: a
+    new edit token) and at every ping, so a stream opened with an edit link
+    that was revoked since ends instead of hearing the rounds after it.
+    """
+    t = Night.__table__
+    with engine.connect() as conn:
+        row = conn.execute(select(t.c.edit_key, t.c.view_key).where(t.c.id == night_id)).first()
+    return row is not None and any(hmac.compare_digest(key.encode(), str(k).encode()) for k in row)
 
 
 def current_version(engine: Engine, night_id: int) -> int:
@@ -199,7 +216,8 @@ def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
 
 
 def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int | None = None,
-           ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER) -> Iterator[str]:
+           ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER,
+           key: str | None = None, gone: Callable[[], bool] | None = None) -> Iterator[str]:
     """The night's live stream: the opening event, then every change; ends after ``lifetime``.
 
     With ``last_id`` (a reconnect's ``Last-Event-ID``) the opening is what was
@@ -210,7 +228,11 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
     write: with hundreds of streams and a busy night, one wake-up and one
     send per stream per burst instead of one per change. The stream ends by
     itself after ``lifetime`` (the browser reconnects after ``retry``), so a
-    server can stop gracefully.
+    server can stop gracefully. With ``key`` (the hash of the token the
+    stream was opened with) the stream ends as soon as that token no longer
+    opens the night (see :func:`opens`), and with ``gone`` (whether the
+    phone closed its connection) at most :data:`LOOK` seconds after the
+    phone went, instead of at the next write.
     """
     def wanted(change: Change) -> bool:
         return match_id is None or change["match"] is None or change["match"] == match_id
@@ -227,12 +249,16 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
     deadline = time.monotonic() + lifetime
     quiet_since = time.monotonic()
     while (left := deadline - time.monotonic()) > 0 and not ear.stopping.is_set():
-        got = ear.wait(night_id, known, min(ping, left))
+        got = ear.wait(night_id, known, min(ping, left, LOOK if gone is not None else ping))
+        if not got and gone is not None and gone():
+            return
         if got and gather > 0:
             time.sleep(gather)  # let a burst of changes gather: one send for all of them
             got = ear.wait(night_id, known, 0)
         if got is None:
             got = changes_since(engine, night_id, known)
+        if key is not None and any(c["what"] == "rights" for c in got) and not opens(engine, night_id, key):
+            return
         out = []
         for change in got:
             if change["version"] > known:
@@ -244,6 +270,8 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= ping - 0.05:
             quiet_since = time.monotonic()
+            if key is not None and not opens(engine, night_id, key):
+                return
             # A listener that lost its connection may have missed a change: the ping checks.
             late = changes_since(engine, night_id, known)
             for change in late:

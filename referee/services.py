@@ -332,6 +332,7 @@ def revoke_edit_token(night: Night) -> str:
     with writing():
         db.session.execute(update(Night.__table__).where(Night.__table__.c.id == night.id)
                            .values(edit_token=token, edit_key=token_key(token)))
+        live.note(night.id, "rights")  # open streams check their token again and end if it no longer opens
     db.session.expire(night)
     return token
 

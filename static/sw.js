@@ -11,13 +11,23 @@
 // - Form posts are never touched: static/js/offline.js sends the round, void, close and payment forms itself
 //   (an entry of its queue in IndexedDB, keyed before the first send); other forms go as they are.
 // - The API, the live stream and the printed sheets are never cached.
+// - No secret in a kept page (issue 25.5): a page is kept without the parts the server marks
+//   <!--secret-->...<!--/secret--> (the edit link and its QR code, the group link), never if it still shows an
+//   edit link or a group token, and group pages (/groups/<token>: the token is their address) never. Each page of
+//   a night says which night and what this phone may do there (X-Referee-Night, X-Referee-Right: edit, view,
+//   none); when that is less than before (a revoked edit link, the cookie gone), the copies kept with more go.
 "use strict";
 
 const SHELL_CACHE = "referee-shell-" + VERSION;
 const PAGES = "referee-pages";
 const FILES = "referee-files";
 const SAVED_AT = "X-Referee-Saved-At";
-const NOT_KEPT = /^\/(api|e|v|lang)\/|\.(pdf|csv|json)$|^\/sw\.js$/;
+const NOT_KEPT = /^\/(api|e|v|lang|groups)\/|\.(pdf|csv|json)$|^\/sw\.js$/;
+const MARKED = /<!--secret-->[\s\S]*?<!--\/secret-->/g;
+const SECRET = /\/(e|groups)\/[A-Za-z0-9_%-]{16,}/;
+const NIGHT = "X-Referee-Night";
+const RIGHT = "X-Referee-Right";
+const RIGHTS = { none: 0, view: 1, edit: 2 };
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
@@ -31,14 +41,44 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
-// Pages kept longer than two weeks are of nights long over: dropped when a new worker starts.
+// Pages kept longer than two weeks are of nights long over: dropped when a new worker starts, and so are copies
+// an earlier worker kept with a secret in them or under an address not kept any more.
 async function prunePages() {
   const cache = await caches.open(PAGES);
   const old = Date.now() - 14 * 24 * 3600 * 1000;
   for (const request of await cache.keys()) {
     const hit = await cache.match(request, { ignoreVary: true });
-    if (!hit || parseInt(hit.headers.get(SAVED_AT) || "0", 10) < old) await cache.delete(request, { ignoreVary: true });
+    if (!hit || parseInt(hit.headers.get(SAVED_AT) || "0", 10) < old || !keepable(new URL(request.url)) ||
+        SECRET.test(await hit.text())) {
+      await cache.delete(request, { ignoreVary: true });
+    }
   }
+}
+
+// The copies of a night's pages kept while this phone could do more there than ``right`` says it can now.
+async function dropRight(night, right) {
+  const cache = await caches.open(PAGES);
+  const now = RIGHTS[right] || 0;
+  for (const request of await cache.keys()) {
+    const hit = await cache.match(request, { ignoreVary: true });
+    if (!hit || (hit.headers.get(NIGHT) === night && (RIGHTS[hit.headers.get(RIGHT)] || 0) > now)) {
+      await cache.delete(request, { ignoreVary: true });
+    }
+  }
+}
+
+// A page as it may be kept: without its marked secrets; none (and no older copy) if it still shows one.
+async function storePage(key, response) {
+  const html = (await response.clone().text()).replace(MARKED, "");
+  const cache = await caches.open(PAGES);
+  if (SECRET.test(html)) {
+    await cache.delete(key, { ignoreVary: true });
+    return;
+  }
+  const headers = new Headers(response.headers);
+  headers.set(SAVED_AT, String(Date.now()));
+  headers.delete("Content-Length");
+  await cache.put(key, new Response(html, { status: response.status, statusText: response.statusText, headers }));
 }
 
 function keepable(url) {
@@ -83,9 +123,11 @@ async function page(event) {
     const response = await fetch(request);
     const url = new URL(response.url || request.url);
     const type = response.headers.get("Content-Type") || "";
-    if (response.status === 200 && type.startsWith("text/html") && keepable(url)) {
-      event.waitUntil(store(PAGES, url.href, response));
-    }
+    const night = response.headers.get(NIGHT), right = response.headers.get(RIGHT);
+    const copy = response.status === 200 && type.startsWith("text/html") && keepable(url) ? response.clone() : null;
+    // Dropped before the new copy is stored (in order: the drop must not take the page just kept).
+    event.waitUntil((night && right !== "edit" ? dropRight(night, right) : Promise.resolve())
+      .then(() => copy ? storePage(url.href, copy) : null));
     return response;
   } catch (err) {
     return offlineCopy(request);
@@ -141,7 +183,7 @@ self.addEventListener("message", (event) => {
     if (/\/void$/.test(url.pathname) && await caches.match(url.href, { ignoreVary: true })) return;
     try {
       const response = await fetch(url.href, { credentials: "same-origin", headers: { "X-Keep": "1" } });
-      if (response.status === 200 && !response.redirected) await store(PAGES, url.href, response);
+      if (response.status === 200 && !response.redirected) await storePage(url.href, response);
     } catch (err) { /* offline: the copy already stored stays */ }
   })));
 });

@@ -1,17 +1,25 @@
 """``GET /api/nights/<id>/live``: the night's Server-Sent Events stream (API.md "Live").
 
 Reading needs the view or edit token, as for any read; the events carry ids
-and numbers only, so a view token never hears anything edit-only. The work is
+and numbers only, so a view token never hears anything edit-only. A stream
+takes one of the process's stream slots (capped in all, per night and per
+credential: ``429`` above a cap) and ends when its token stops opening the
+night (a revoked edit link). The work is
 in :mod:`referee.live`; here is only HTTP.
 """
 
 from __future__ import annotations
 
+import select
+import socket
+import ssl
+from collections.abc import Callable
+
 from flask import Response, current_app, request
 
-from referee import live
-from referee.api import authorized_night, bp
-from referee.models import MAX_ID, db
+from referee import live, live_slots
+from referee.api import Denied, _token, authorized_night, bp
+from referee.models import MAX_ID, db, token_key
 
 
 def _last_event_id() -> int | None:
@@ -28,15 +36,47 @@ def _match_filter() -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and int(raw) <= MAX_ID else None
 
 
+def _gone() -> Callable[[], bool] | None:
+    """Whether the phone closed the stream's connection (gunicorn hands its socket over); None if not known.
+
+    Why: a stream notices a closed connection only when it writes (a ping,
+    every 15 s), and until then it holds a stream slot; a phone that moves
+    from page to page would hold one per page.
+    """
+    sock = request.environ.get("gunicorn.socket")
+    if not isinstance(sock, socket.socket) or isinstance(sock, ssl.SSLSocket):
+        return None
+
+    poller = select.poll()  # (not select.select: a busy worker's descriptors go past 1024)
+    poller.register(sock, select.POLLIN)
+
+    def gone() -> bool:
+        try:
+            if not poller.poll(0):
+                return False
+            return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""  # readable, nothing to read: closed
+        except BlockingIOError:
+            return False
+        except (OSError, ValueError):
+            return True
+
+    return gone
+
+
 @bp.get("/nights/<int:night_id>/live")
 def live_stream(night_id: int) -> Response:
     authorized_night(night_id, write=False)
+    key = token_key(_token() or "")
+    cfg = current_app.config
+    try:  # a stream over a cap is refused before it takes a thread for minutes (referee/live_slots.py)
+        ticket = live_slots.slots_for(cfg, current_app.extensions).take(night_id, key)
+    except live_slots.Full as full:
+        raise Denied(429, full.message, full.retry_after) from None
     engine = db.engine
     db.session.remove()  # the stream waits without holding a connection of the pool
-    cfg = current_app.config
-    body = live.stream(engine, night_id, _last_event_id(), match_id=_match_filter(),
+    body = live.stream(engine, night_id, _last_event_id(), match_id=_match_filter(), key=key, gone=_gone(),
                        ping=float(cfg.get("LIVE_PING", 15)), lifetime=float(cfg.get("LIVE_LIFETIME", 300)))
-    resp = Response(body, mimetype="text/event-stream")
+    resp = Response(live_slots.Held(body, ticket), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back
     return resp

@@ -87,6 +87,9 @@ def _live(op: dict[str, Any]) -> dict[str, Any]:
         "event": {"enum": ["change"]}, "id": {"type": "string", "pattern": "^[0-9]+$"},
         "data": {"type": "string", "description": 'JSON: {"night", "match", "what", "round_no", "version"}'}}}
     op["responses"]["200"]["content"] = {"text/event-stream": {"schema": event}}
+    op["responses"]["429"] = _resp("Too many wrong tokens from this address, or as many live streams open as this "
+                                   "server keeps (in all, for the night, or for the token); see Retry-After.",
+                                   _ref("Error"))
     return op
 
 

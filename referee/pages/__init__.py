@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
@@ -91,11 +91,28 @@ def can_view(night: Night) -> bool:
 
 
 def require(night: Night, edit: bool) -> None:
+    g.page_night = night  # its right goes out with the answer (_right_headers), allowed or not
     if can_edit(night) if edit else can_view(night):
         return
     if edit:
         abort(403, _("This phone may not change this game night. Ask the game leader for the edit link."))
     abort(403, _("This phone may not see this game night. Open the link the game leader shared."))
+
+
+@bp.after_request
+def _right_headers(resp: Response) -> Response:
+    """Which night a page is of and what this phone may do there (``X-Referee-Night``, ``X-Referee-Right``).
+
+    Why: the service worker (static/sw.js) keeps copies of pages for when
+    there is no network; when a page of a night says this phone may now do
+    less there (a revoked edit link, a cookie gone: ``view`` or ``none``),
+    it drops the copies it kept with more, whoever uses the phone later.
+    """
+    night = g.pop("page_night", None)
+    if night is not None:
+        resp.headers["X-Referee-Night"] = str(night.id)
+        resp.headers["X-Referee-Right"] = "edit" if can_edit(night) else "view" if can_view(night) else "none"
+    return resp
 
 
 def _night(night_id: int, edit: bool = False) -> Night:

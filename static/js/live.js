@@ -82,8 +82,7 @@
     box.hidden = false;
   }
 
-  var source = new EventSource(box.dataset.url);
-  source.addEventListener("change", function (msg) {
+  function onChange(msg) {
     var change;
     try { change = JSON.parse(msg.data); } catch (e) { return; }
     if (!change || change.version <= version) return;
@@ -92,6 +91,19 @@
     }
     notice(change);
     refresh();
-  });
-  window.addEventListener("pagehide", function () { source.close(); });
+  }
+
+  // A browser gives up on a stream that was refused (429: the server has as many streams open as it keeps)
+  // instead of reconnecting: try again after a while, spread out so that a full table does not come back at once.
+  var source = null, gone = false;
+  function follow() {
+    if (gone) return;
+    source = new EventSource(box.dataset.url);
+    source.addEventListener("change", onChange);
+    source.addEventListener("error", function () {
+      if (source.readyState === EventSource.CLOSED) setTimeout(follow, 30000 + Math.random() * 30000);
+    });
+  }
+  follow();
+  window.addEventListener("pagehide", function () { gone = true; if (source) source.close(); });
 })();
