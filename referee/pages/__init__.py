@@ -163,8 +163,18 @@ def start() -> Any:
 def set_lang(code: str) -> Any:
     if code in ("en", "sv", "de"):
         session["lang"] = code
-    target = request.args.get("next", "/")
-    return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
+    return redirect(same_site(request.args.get("next", "/")))
+
+
+#: A path of this site: one slash, then no second slash or backslash (``//host`` and ``/\\host`` are other sites
+#: to a browser), and no whitespace or control character anywhere (browsers drop tabs and newlines, so
+#: ``/\t/evil.com`` is ``//evil.com``; a newline in a header is refused by the server).
+_SAME_SITE = re.compile(r"/(?![/\\])[^\s\\\x00-\x1f\x7f]*")
+
+
+def same_site(target: str) -> str:
+    """``target`` if it is a relative path of this site, else ``/`` (never an open redirect, never a 500)."""
+    return target if _SAME_SITE.fullmatch(target) and target.isprintable() else "/"
 
 
 @bp.get("/e/<token>")
