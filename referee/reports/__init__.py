@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 from weasyprint import HTML
 
 from referee import games, services
@@ -90,6 +91,20 @@ def deal_tricks(deal: dict[str, Any]) -> list[dict[str, Any]]:
         out.append({"n": k + 1, "cards": cards, "winner": winner})
         lead = winner
     return out
+
+
+@bp.app_template_filter("css_string")
+def css_string(text: str) -> Markup:
+    """``text`` as a quoted CSS string, for ``content:`` in a ``<style>`` (the PDF footer's night name).
+
+    HTML escaping is wrong there (a style sheet is raw text: ``Tom & Jerry``
+    printed as ``Tom &amp; Jerry``); every character but ASCII letters and
+    digits is written as a six-digit CSS escape instead (a space too: CSS
+    swallows one after an escape), so no quote, backslash or ``</style>``
+    can end the string or the sheet.
+    """
+    return Markup('"' + "".join(ch if ch.isalnum() and ch.isascii() else f"\\{ord(ch):06x}"
+                                for ch in text) + '"')
 
 
 def render_pdf(html: str) -> bytes:
