@@ -628,7 +628,7 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
                                   next_seq=(m_in.events[-1].seq if m_in.events else 0) + 1, state=dump(state))
     new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
 
-    with services.writing():
+    with services.writing(idem=idem):
         db.session.add(group)
         db.session.flush()
         for p in payments_in:

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from flask.json.provider import DefaultJSONProvider
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import BadRequest
 
 #: The deepest nesting of objects and lists a request may send.
@@ -28,7 +29,7 @@ _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 class TooDeep(BadRequest):
     """JSON nested deeper than :data:`MAX_DEPTH` (400)."""
 
-    description = f"The JSON is nested deeper than {MAX_DEPTH} levels."
+    description = _l("The JSON is nested deeper than %(n)s levels.", n=MAX_DEPTH)
 
 
 def check_depth(text: str | bytes, limit: int = MAX_DEPTH) -> None:

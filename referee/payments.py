@@ -18,7 +18,6 @@ from typing import Any
 
 import segno
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from referee import live, payment_codes, services
 from referee.engine import BadInput
@@ -131,10 +130,12 @@ def leader_plan(s: NightSettlement) -> Plan:
 # --- payments ----------------------------------------------------------------
 
 def record_payment(night: Night, payer: object, payee: object, amount: object, *,
-                   idem_key: str | None = None, idem: Idem | None = None) -> Payment:
-    """Payer paid payee; fully or partly. Refused when it pays more than is open."""
-    if idem_key is not None and (done := _by_key(night, idem_key)) is not None:
-        return done  # a double tap: the first payment stands, nothing more is paid
+                   idem: Idem | None = None) -> Payment:
+    """Payer paid payee; fully or partly. Refused when it pays more than is open.
+
+    A double tap (the same ``idem`` again) pays nothing more: it raises
+    :class:`referee.idempotency.Replayed` with the first answer.
+    """
     money = night_money(night)
     minor = money.parse(amount, "amount")
     current = settlement(night)
@@ -152,26 +153,14 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
         raise BadInput("amount", "%(payer)s owes %(owes)s and %(payee)s is owed %(due)s; a payment of "
                                  "%(amount)s would pay more than is open.", payer=payer, payee=payee,
                        owes=money.format(max(owes, 0)), due=money.format(max(due, 0)), amount=money.format(minor))
-    try:
-        with writing():
-            row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
-                          idempotency_key=idem_key)
-            db.session.add(row)
-            db.session.flush()
-            live.note(night.id, "payment")
-            if idem is not None:
-                services.store_reply(idem, row)
-    except IntegrityError:
-        db.session.rollback()
-        found = _by_key(night, idem_key) if idem_key is not None else None
-        if found is None:
-            raise
-        return found
+    with writing(idem=idem):
+        row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
+                      idempotency_key=idem and idem.key)  # which request made it (the reply is in idempotency)
+        db.session.add(row)
+        db.session.flush()
+        live.note(night.id, "payment")
+        services.store_reply(idem, row)
     return row
-
-
-def _by_key(night: Night, key: str) -> Payment | None:
-    return db.session.scalar(select(Payment).where(Payment.night_id == night.id, Payment.idempotency_key == key))
 
 
 def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem | None = None) -> Payment:
@@ -183,7 +172,7 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
     if isinstance(payment_id, bool) or not isinstance(payment_id, int) or not 0 < payment_id <= MAX_ID:
         raise BadInput("payment", "payment must be a number.")
     why = "" if reason in (None, "") else clean_name(reason, "reason", 500)
-    with writing():
+    with writing(idem=idem):
         row = db.session.get(Payment, payment_id)
         if row is None or row.night_id != night.id:
             raise services.NotFound(f"Night {night.id} has no payment {payment_id}.")

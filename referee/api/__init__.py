@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from referee import exports, games, payment_codes, payments, ratelimit, services
+from referee import exports, games, idempotency, payment_codes, payments, ratelimit, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.messages import explain
@@ -70,6 +70,19 @@ def _conflict(exc: services.Conflict) -> tuple[Response, int]:
 
 
 
+@bp.errorhandler(idempotency.Replayed)
+def _replayed(exc: idempotency.Replayed) -> tuple[Response, int]:
+    """A write sent again with its key: the first answer, status and body, marked as a replay (issue 31.3)."""
+    resp = jsonify(exc.body)
+    resp.headers[idempotency.REPLAYED_HEADER] = "true"
+    return resp, exc.status
+
+
+@bp.errorhandler(idempotency.KeyReused)
+def _key_reused(exc: idempotency.KeyReused) -> tuple[Response, int]:
+    return error(422, explain(exc), field=exc.field)
+
+
 @bp.errorhandler(HTTPException)
 def _http(exc: HTTPException) -> tuple[Response, int]:
     return error(exc.code or 500, exc.description or exc.name)
@@ -120,23 +133,12 @@ def authorize(night: Night, write: bool) -> None:
     raise Denied(403, "That token does not open this night.")
 
 
-def idem(scope: str, render: Callable[[Any], tuple[int, dict[str, Any]]]) -> services.Idem | None:
-    key = request.headers.get("Idempotency-Key")
-    if not key:
-        return None
-    if len(key) > 100:
-        raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
-    return services.Idem(scope=scope, key=key, render=render)
+Render = Callable[[Any], tuple[int, dict[str, Any]]]
 
 
-def replay_stored(scope: str) -> tuple[Response, int] | None:
-    key = request.headers.get("Idempotency-Key")
-    if not key:
-        return None
-    stored = services.stored_reply(scope, key[:100])
-    if stored is None:
-        return None
-    status, payload = stored
+def respond(idem: idempotency.Idem | None, render: Render, result: Any) -> tuple[Response, int]:
+    """A write's answer: the one kept with its key (what a replay will answer), else ``render(result)``."""
+    status, payload = idempotency.answer(idem, render, result)
     return jsonify(payload), status
 
 
@@ -176,18 +178,20 @@ def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
     return out
 
 
+def _created_night(night: Night) -> tuple[int, dict[str, Any]]:
+    return 201, night_json(night, with_tokens=True)
+
+
 @bp.post("/nights")
 def create_night() -> Any:
-    if (stored := replay_stored("nights")) is not None:
-        return stored
+    idem = idempotency.from_request(_created_night)
     data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader"},
                 {"name", "currency", "players"})
     night = services.create_night(
         data["name"], data["currency"], data["players"], date=_date(data.get("date")),
         place=data.get("place", ""), group=data.get("group"), group_token=data.get("group_token"),
-        leader=data.get("leader", ""),
-        idem=idem("nights", lambda n: (201, night_json(n, with_tokens=True))))
-    return jsonify(night_json(night, with_tokens=True)), 201
+        leader=data.get("leader", ""), idem=idem)
+    return respond(idem, _created_night, night)
 
 
 @bp.get("/nights/<int:night_id>")
@@ -258,13 +262,14 @@ def settlement(night_id: int) -> Any:
 def add_payment(night_id: int) -> Any:
     """A transfer paid, fully or partly (an event: voidable, never edited)."""
     night = authorized_night(night_id, write=True)
+
+    def render(row: Any) -> tuple[int, dict[str, Any]]:
+        return 201, {"payment": payment_json(row, services.night_money(night)), "settlement": settlement_json(night)}
+
+    idem = idempotency.from_request(render)
     data = body({"from", "to", "amount"}, {"from", "to", "amount"})
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and len(key) > 100:
-        raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
-    row = payments.record_payment(night, data["from"], data["to"], data["amount"], idem_key=key)
-    money = services.night_money(night)
-    return jsonify({"payment": payment_json(row, money), "settlement": settlement_json(night)}), 201
+    row = payments.record_payment(night, data["from"], data["to"], data["amount"], idem=idem)
+    return respond(idem, render, row)
 
 
 @bp.post("/nights/<int:night_id>/payments/<int:payment_id>/void")
@@ -308,33 +313,29 @@ def export_night(night_id: int) -> Any:
 @bp.post("/import")
 def import_night() -> Any:
     """A night export into a new group: checked and replayed before anything is stored."""
-    if (stored := replay_stored("import")) is not None:
-        return stored
     request.max_content_length = 16 * 1024 * 1024  # exports of long nights pass 256 KB; set before reading
+    idem = idempotency.from_request(_created_night)
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise BadInput("body", "The request body must be a JSON object (a night export).")
-    night = exports.import_night(data, idem=idem("import", lambda n: (201, night_json(n, with_tokens=True))))
-    return jsonify(night_json(night, with_tokens=True)), 201
+    night = exports.import_night(data, idem=idem)
+    return respond(idem, _created_night, night)
 
 
 # --- matches -----------------------------------------------------------------
 
-def _match_reply(status: int) -> Callable[[Any], tuple[int, dict[str, Any]]]:
-    return lambda m: (status, services.match_json(m))
+def _created_match(match: Match) -> tuple[int, dict[str, Any]]:
+    return 201, services.match_json(match)
 
 
 @bp.post("/nights/<int:night_id>/matches")
 def create_match(night_id: int) -> Any:
     night = authorized_night(night_id, write=True)
-    scope = f"night:{night_id}:matches"
-    if (stored := replay_stored(scope)) is not None:
-        return stored
+    idem = idempotency.from_request(_created_match)
     data = body({"game", "players", "dealer", "stake", "options"}, {"game", "players"})
     match = services.create_match(night, data["game"], data["players"], data.get("dealer"),
-                                  data.get("stake"), data.get("options"),
-                                  idem=idem(scope, _match_reply(201)))
-    return jsonify(services.match_json(services.get_match(match.id))), 201
+                                  data.get("stake"), data.get("options"), idem=idem)
+    return respond(idem, _created_match, match)
 
 
 def _match_for(match_id: int, write: bool) -> Match:
@@ -357,16 +358,19 @@ def _enter(match_id: int, payload: dict[str, Any], deal: object = None) -> Any:
     # Holding the match keeps it in the session's identity map (a weak map):
     # the service and the reply below then need no further SELECTs.
     match = _match_for(match_id, write=True)
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and len(key) > 100:
-        raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
+
+    def render(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
+        rnd, state = entered
+        return 201, {"round": rnd.seq,
+                     "state": games.game(match.game).state_json(state, services.night_money(match.night))}
+
+    idem = idempotency.from_request(render)
     expected = request.headers.get("Expected-Round")
     if expected is not None and not (expected.isdigit() and len(expected) <= 9):
         raise BadInput("Expected-Round", "Expected-Round must be the number of the round being entered.")
-    rnd, state, created = services.add_round(match_id, payload, idem_key=key,
-                                             expected_seq=int(expected) if expected else None, deal=deal)
-    state_json = games.game(match.game).state_json(state, services.night_money(match.night))
-    return jsonify({"round": rnd.seq, "state": state_json}), 201 if created else 200
+    entered = services.add_round(match_id, payload, idem=idem, expected_seq=int(expected) if expected else None,
+                                 deal=deal)
+    return respond(idem, render, entered)
 
 
 @bp.post("/matches/<int:match_id>/rounds")
@@ -392,25 +396,26 @@ def add_dots(match_id: int) -> Any:
 @bp.post("/matches/<int:match_id>/rounds/<int:seq>/void")
 def void_round(match_id: int, seq: int) -> Any:
     _match_for(match_id, write=True)
-    scope = f"match:{match_id}:void:{seq}"
-    if (stored := replay_stored(scope)) is not None:
-        return stored
+    render = _new_state(match_id)
+    idem = idempotency.from_request(render)
     data = body({"reason"})
-    state = services.void_round(match_id, seq, data.get("reason"),
-                                idem=idem(scope, lambda s: (200, {"state": _state_json(match_id, s)})))
-    return jsonify({"state": _state_json(match_id, state)})
+    state = services.void_round(match_id, seq, data.get("reason"), idem=idem)
+    return respond(idem, render, state)
+
+
+def _new_state(match_id: int) -> Render:
+    """The answer of a void or a close: the match's new state."""
+    return lambda state: (200, {"state": _state_json(match_id, state)})
 
 
 @bp.post("/matches/<int:match_id>/close")
 def close_match(match_id: int) -> Any:
     _match_for(match_id, write=True)
-    scope = f"match:{match_id}:close"
-    if (stored := replay_stored(scope)) is not None:
-        return stored
+    render = _new_state(match_id)
+    idem = idempotency.from_request(render)
     data = body({"pot", "to"})
-    state = services.close_match(match_id, data.get("pot", "split"), data.get("to"),
-                                 idem=idem(scope, lambda s: (200, {"state": _state_json(match_id, s)})))
-    return jsonify({"state": _state_json(match_id, state)})
+    state = services.close_match(match_id, data.get("pot", "split"), data.get("to"), idem=idem)
+    return respond(idem, render, state)
 
 
 from referee.api import groups, live, openapi, referee_routes  # noqa: E402,F401  (routes register on bp)

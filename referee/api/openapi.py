@@ -56,7 +56,15 @@ _MID = {"name": "match_id", "in": "path", "required": True, "schema": _DB_ID}
 _SEQ = {"name": "seq", "in": "path", "required": True, "schema": _DB_ID}
 _IDEM = {"name": "Idempotency-Key", "in": "header", "required": False,
          "schema": {"type": "string", "maxLength": 100},
-         "description": "The same key sent twice makes one change and returns the first answer again."}
+         "description": "The same request sent again with its key (same method, path, credential and body) makes "
+                        "no second change and answers the first answer again: its status and body, with the "
+                        "header Idempotent-Replayed: true. The key is bound to that first request: sent with "
+                        "another body, path or credential it is a 422 (field Idempotency-Key). A longer key is "
+                        "a 400."}
+#: The header of a replayed answer (issue 31.3).
+_REPLAYED = {"Idempotent-Replayed": {"description": "true when this is the first answer to the same request, "
+                                                    "sent again with its Idempotency-Key (nothing was changed).",
+                                     "schema": {"type": "string", "enum": ["true"]}}}
 _EXPECTED = {"name": "Expected-Round", "in": "header", "required": False,
              "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"},
              "description": "The number this round should get; if someone else entered it first, 409."}
@@ -71,17 +79,12 @@ def _op(summary: str, ok: str, schema: dict[str, Any] | None, *, body: dict[str,
                           "responses": {status: _resp(ok, schema)} | {k: _ERRORS[k] for k in errors}}
     if body is not None:
         op["requestBody"] = {"required": True} | _json(body)
+    if _IDEM in op["parameters"]:
+        op["responses"][status]["headers"] = _REPLAYED
     if not auth:
         op["security"] = []
     else:  # every operation that checks a token also counts wrong ones (rate limit)
         op["responses"]["429"] = _ERRORS["429"]
-    return op
-
-
-def _replayable(op: dict[str, Any]) -> dict[str, Any]:
-    """An entry sent again with its Idempotency-Key answers 200 with the first answer (not 201)."""
-    op["responses"]["200"] = _resp("Already entered (same Idempotency-Key): the first answer again.",
-                                   _ref("RoundOut"))
     return op
 
 
@@ -244,12 +247,12 @@ def document() -> dict[str, Any]:
             status="201")},
         "/api/matches/{match_id}": {"get": _op("A match: state and log.", "The match", _ref("Match"),
                                                params=[_MID, _VIEW])},
-        "/api/matches/{match_id}/rounds": {"post": _replayable(_op(
+        "/api/matches/{match_id}/rounds": {"post": _op(
             "Enter a round (the game's payload).", "Created", _ref("RoundOut"), body=_ref("RoundIn"),
-            params=[_MID, _IDEM, _EXPECTED], status="201"))},
-        "/api/matches/{match_id}/dots": {"post": _replayable(_op(
+            params=[_MID, _IDEM, _EXPECTED], status="201")},
+        "/api/matches/{match_id}/dots": {"post": _op(
             "Knaker: penalty dots (KN-16).", "Created", _ref("RoundOut"), body=_ref("Dot"),
-            params=[_MID, _IDEM, _EXPECTED], status="201"))},
+            params=[_MID, _IDEM, _EXPECTED], status="201")},
         "/api/matches/{match_id}/rounds/{seq}/void": {"post": _op(
             "Void a round; the match is recomputed without it.", "New state", _ref("StateOut"),
             body={"type": "object", "properties": {"reason": {"type": "string"}}}, params=[_MID, _SEQ, _IDEM])},

@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
 
-from referee import games, payment_codes, payments, ratelimit, services
+from referee import games, idempotency, payment_codes, payments, ratelimit, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.messages import explain
@@ -355,16 +355,26 @@ def add_round(match_id: int) -> Any:
     expected = expected_seq(form)
     try:
         payload = parser(request.form, view, list(m.seats))
-        rnd, _state, created = services.add_round(match_id, payload, idem_key=form.form_token.data or None,
-                                                  expected_seq=expected)
+        idem = idempotency.from_request(saved_round, form=True)
+        rnd, _state = services.add_round(match_id, payload, idem=idem, expected_seq=expected)
+    except idempotency.Replayed as done:
+        return round_saved_again(match_id, done)
     except (RuleViolation, BadInput) as exc:
         return render_match(services.get_match(match_id), error=exc, posted=request.form, status=422)
     except services.Conflict as exc:
         return render_match(exc.match, posted=request.form, status=409, conflict=explain(exc))
-    if created:
-        flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
-    else:
-        flash(_("Round %(n)s was already saved; it counts once.", n=rnd.seq), "ok")
+    flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
+    return redirect(url_for("pages.match", match_id=match_id))
+
+
+def saved_round(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
+    """What a round form's key keeps: the round's number (a resent form says it counts once)."""
+    return 201, {"round": entered[0].seq}
+
+
+def round_saved_again(match_id: int, done: idempotency.Replayed) -> Any:
+    """The answer to a round form sent again with its key: nothing entered, the first round named."""
+    flash(_("Round %(n)s was already saved; it counts once.", n=done.body.get("round", "?")), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
 
 
@@ -380,10 +390,9 @@ def void_round(match_id: int, seq: int) -> Any:
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400, _("The form has expired; reload the page."))
-        idem = offline.page_idem(f"void:{match_id}:{seq}")  # a resent entry of the phone's queue: once
-        try:
-            if not offline.already_done(idem):
-                services.void_round(match_id, seq, form.reason.data or "", idem=idem)
+        try:  # a resent entry of the phone's queue is made once
+            with offline.once():
+                services.void_round(match_id, seq, form.reason.data or "", idem=offline.page_idem())
         except (RuleViolation, BadInput) as exc:
             error = exc
         else:
@@ -417,10 +426,9 @@ def close_match(match_id: int) -> Any:
                                crumb=f"{games.TITLES.get(m.game, m.game)} #{m.id}",
                                fields={"pot": form.pot.data, "to": to}, button=_("Close the match"),
                                button_id="confirm-close", box_id="close-confirm")
-    idem = offline.page_idem(f"close:{match_id}")  # a resent entry of the phone's queue: once
-    try:
-        if not offline.already_done(idem):
-            services.close_match(match_id, form.pot.data, to, idem=idem)
+    try:  # a resent entry of the phone's queue is made once
+        with offline.once():
+            services.close_match(match_id, form.pot.data, to, idem=offline.page_idem())
     except (RuleViolation, BadInput) as exc:
         return render_match(services.get_match(match_id), error=exc, status=422)
     flash(_("The match is closed."), "ok")
