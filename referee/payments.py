@@ -196,7 +196,7 @@ def later_nights(night: Night) -> list[Night]:
                                    .order_by(Night.id)))
 
 
-def carry_debts(night: Night, to_night_id: object) -> str:
+def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) -> str:
     """Carry everything still open to a later night of the group (opening balances there).
 
     Returns the carry's id; both halves are voided together.
@@ -213,7 +213,7 @@ def carry_debts(night: Night, to_night_id: object) -> str:
     if not amounts:
         raise BadInput("to_night", "Nothing is open on this night; there is nothing to carry.")
     carry_id = uuid.uuid4().hex
-    with writing():
+    with writing(idem=idem):
         for party, amount in amounts.items():
             db.session.add(Payment(night_id=night.id, kind="carry_out", payer=party, amount=amount,
                                    carry_id=carry_id))
@@ -224,6 +224,7 @@ def carry_debts(night: Night, to_night_id: object) -> str:
                 services.seat_player(target, party)
         for night_id in sorted((night.id, target.id)):
             live.note(night_id, "carry")
+        services.store_reply(idem, night)
     return carry_id
 
 

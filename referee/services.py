@@ -243,10 +243,10 @@ def _group_player(grp: Group, name: str) -> Player:
     return player
 
 
-def add_player(night: Night, name: object) -> None:
+def add_player(night: Night, name: object, *, idem: Idem | None = None) -> None:
     """Another player joins the night (a group member or a new one)."""
     pname = clean_name(name, "name")
-    with writing():
+    with writing(idem=idem):
         night = db.session.get(Night, night.id) or night
         if any(n.casefold() == pname.casefold() for n in night.player_names):
             raise BadInput("name", "%(name)s is already at this night.", name=repr(pname))
@@ -254,6 +254,7 @@ def add_player(night: Night, name: object) -> None:
             raise BadInput("name", "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
         seat_player(night, pname)
         live.note(night.id, "players")
+        store_reply(idem, night)
 
 
 def seat_player(night: Night, name: str) -> None:

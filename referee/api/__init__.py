@@ -7,7 +7,6 @@ field, a lost race 409 with the fresh state.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable
 from datetime import date as Date
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from referee import exports, games, idempotency, payment_codes, payments, ratelimit, services
+from referee import exports, games, idempotency, payment_codes, payments, rights, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.messages import explain
@@ -70,6 +69,12 @@ def _conflict(exc: services.Conflict) -> tuple[Response, int]:
 
 
 
+@bp.errorhandler(rights.TooManyWrong)
+def _too_many_wrong(exc: rights.TooManyWrong) -> tuple[Response, int]:
+    return _denied(Denied(429, f"Too many wrong tokens from this address; try again in {exc.wait} seconds.",
+                          exc.wait))
+
+
 @bp.errorhandler(idempotency.Replayed)
 def _replayed(exc: idempotency.Replayed) -> tuple[Response, int]:
     """A write sent again with its key: the first answer, status and body, marked as a replay (issue 31.3)."""
@@ -115,22 +120,16 @@ def authorized_night(night_id: int, write: bool) -> Night:
 
 
 def authorize(night: Night, write: bool) -> None:
-    """Edit token for writes; edit or view token for reads (constant time)."""
+    """Edit token for writes; edit or view token for reads (:func:`referee.rights.night_right`, tokens only)."""
     token = _token()
     if not token:
         raise Denied(401, "This night needs its edit token (Authorization: Bearer ...) "
                           "or its view token (?view=...).")
-    wait = ratelimit.limiter().retry_after(ratelimit.client_key())
-    if wait:
-        raise Denied(429, f"Too many wrong tokens from this address; try again in {wait} seconds.", wait)
-    if hmac.compare_digest(token.encode(), night.edit_token.encode()):
-        return
-    if hmac.compare_digest(token.encode(), night.view_token.encode()):
-        if write:
-            raise Denied(403, "The view token can only read; writes need the edit token.")
-        return
-    ratelimit.limiter().failed(ratelimit.client_key())
-    raise Denied(403, "That token does not open this night.")
+    right = rights.night_right(night, token, phone=False)  # a wrong token is counted there
+    if right is rights.Right.NONE:
+        raise Denied(403, "That token does not open this night.")
+    if write and right is not rights.Right.EDIT:
+        raise Denied(403, "The view token can only read; writes need the edit token.")
 
 
 Render = Callable[[Any], tuple[int, dict[str, Any]]]
@@ -187,6 +186,8 @@ def create_night() -> Any:
     idem = idempotency.from_request(_created_night)
     data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader"},
                 {"name", "currency", "players"})
+    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"]) is None:  # counted
+        raise services.NotFound("No group has that token.")
     night = services.create_night(
         data["name"], data["currency"], data["players"], date=_date(data.get("date")),
         place=data.get("place", ""), group=data.get("group"), group_token=data.get("group_token"),
@@ -211,9 +212,14 @@ def revoke(night_id: int) -> Any:
 @bp.post("/nights/<int:night_id>/players")
 def add_player(night_id: int) -> Any:
     night = authorized_night(night_id, write=True)
+
+    def render(joined: Night) -> tuple[int, dict[str, Any]]:
+        return 201, night_json(joined)
+
+    idem = idempotency.from_request(render)
     data = body({"name"}, {"name"})
-    services.add_player(night, data["name"])
-    return jsonify(night_json(services.get_night(night_id))), 201
+    services.add_player(night, data["name"], idem=idem)
+    return respond(idem, render, services.get_night(night_id))
 
 
 def settlement_json(night: Night, plan_kind: str = "fewest") -> dict[str, Any]:
@@ -275,18 +281,29 @@ def add_payment(night_id: int) -> Any:
 @bp.post("/nights/<int:night_id>/payments/<int:payment_id>/void")
 def void_payment(night_id: int, payment_id: int) -> Any:
     night = authorized_night(night_id, write=True)
+
+    def render(_voided: Any) -> tuple[int, dict[str, Any]]:
+        return _settled(night)
+
+    idem = idempotency.from_request(render)
     data = body({"reason"})
-    payments.void_payment(night, payment_id, data.get("reason"))
-    return jsonify({"settlement": settlement_json(night)})
+    voided = payments.void_payment(night, payment_id, data.get("reason"), idem=idem)
+    return respond(idem, render, voided)
 
 
 @bp.post("/nights/<int:night_id>/carry")
 def carry(night_id: int) -> Any:
     """Carry what is still open to a later night of the group (opening balances there)."""
     night = authorized_night(night_id, write=True)
+    idem = idempotency.from_request(_settled)
     data = body({"to_night"}, {"to_night"})
-    payments.carry_debts(night, data["to_night"])
-    return jsonify({"settlement": settlement_json(night)})
+    payments.carry_debts(night, data["to_night"], idem=idem)
+    return respond(idem, _settled, night)
+
+
+def _settled(night: Night) -> tuple[int, dict[str, Any]]:
+    """The answer of a payment's void and of a carry: the night's settlement."""
+    return 200, {"settlement": settlement_json(night)}
 
 
 @bp.post("/nights/<int:night_id>/players/<name>/details")

@@ -225,7 +225,7 @@ def document() -> dict[str, Any]:
                                                                          "edit_token": {"type": "string"}}},
             params=[_ID])},
         "/api/nights/{night_id}/players": {"post": _op(
-            "Add a player to the night.", "The night", _ref("Night"), status="201", params=[_ID],
+            "Add a player to the night.", "The night", _ref("Night"), status="201", params=[_ID, _IDEM],
             body={"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}})},
         "/api/nights/{night_id}/live": {"get": _live(_op(
             "The night's live stream (Server-Sent Events): an opening change event, then one per write "
@@ -270,12 +270,12 @@ def document() -> dict[str, Any]:
             "Void a payment (or both halves of a carried debt).", "The settlement",
             {"type": "object", "properties": {"settlement": _ref("Settlement")}},
             body={"type": "object", "properties": {"reason": {"type": "string"}}},
-            params=[_ID, {"name": "payment_id", "in": "path", "required": True, "schema": _DB_ID}])},
+            params=[_ID, {"name": "payment_id", "in": "path", "required": True, "schema": _DB_ID}, _IDEM])},
         "/api/nights/{night_id}/carry": {"post": _op(
             "Carry what is still open to a later night of the group (opening balances there).", "The settlement",
             {"type": "object", "properties": {"settlement": _ref("Settlement")}},
             body={"type": "object", "required": ["to_night"], "properties": {"to_night": {"type": "integer"}}},
-            params=[_ID])},
+            params=[_ID, _IDEM])},
         "/api/nights/{night_id}/players/{name}/details": {"post": _op(
             "A player's Swish number and/or IBAN with the account holder (validated); `bank` names the IBAN's "
             "bank where schwifty's registry knows it.", "The details",

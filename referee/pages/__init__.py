@@ -7,8 +7,6 @@ the view link (``/v/<token>``) lets guests look.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 import secrets
 from decimal import Decimal
@@ -20,7 +18,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
 
-from referee import games, idempotency, payment_codes, payments, ratelimit, services
+from referee import games, idempotency, payment_codes, payments, rights, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.messages import explain
@@ -64,15 +62,11 @@ def _edit_grants() -> dict[str, str]:
     return dict(grants) if isinstance(grants, dict) else {}
 
 
-def _fingerprint(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()[:32]
-
-
 def grant(night: Night, edit: bool) -> None:
     if edit:
         grants = _edit_grants()
         grants.pop(str(night.id), None)
-        grants[str(night.id)] = _fingerprint(night.edit_token)
+        grants[str(night.id)] = rights.fingerprint(night.edit_token)
         session["edit"] = dict(list(grants.items())[-50:])
     else:
         ids = _granted("view")
@@ -82,12 +76,11 @@ def grant(night: Night, edit: bool) -> None:
 
 
 def can_edit(night: Night) -> bool:
-    held = _edit_grants().get(str(night.id), "")
-    return bool(held) and hmac.compare_digest(held, _fingerprint(night.edit_token))
+    return rights.phone_right(night) is rights.Right.EDIT
 
 
 def can_view(night: Night) -> bool:
-    return can_edit(night) or night.id in _granted("view")
+    return rights.phone_right(night) is not rights.Right.NONE
 
 
 def require(night: Night, edit: bool) -> None:
@@ -179,12 +172,8 @@ def same_site(target: str) -> str:
 
 @bp.get("/e/<token>")
 def edit_link(token: str) -> Any:
-    wait = ratelimit.limiter().retry_after(ratelimit.client_key())
-    if wait:
-        abort(429, _("Too many wrong links from this phone; try again in %(n)s seconds.", n=wait))
-    found = services.night_by_token(token[:64])
+    found = rights.link(token)  # 429 after too many wrong tokens; a wrong one is counted
     if found is None:
-        ratelimit.limiter().failed(ratelimit.client_key())
         abort(404)
     night, edit = found
     grant(night, edit)
@@ -203,6 +192,8 @@ def new_night() -> Any:
     form = NightForm()
     if form.validate_on_submit():
         try:
+            if form.group_token.data and rights.group(form.group_token.data) is None:  # a wrong one is counted
+                raise services.NotFound("No group has that token.")
             night = services.create_night(form.name.data, form.currency.data, form.player_names(),
                                           date=form.date.data, place=form.place.data or "",
                                           leader=form.leader.data or "",

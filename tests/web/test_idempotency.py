@@ -130,3 +130,20 @@ def test_a_page_form_key_is_bound_to_its_fields(client: Any, app: Any) -> None:
         from referee.models import Round
 
         assert db.session.query(Round).filter_by(match_id=match_id).count() == 1
+
+
+def test_player_payment_void_and_carry_replay_too(client: Any) -> None:
+    api = Api(client)
+    night = api.new_night(["Anna", "Bo"])
+    nid = night["id"]
+    _replayed(api, f"/api/nights/{nid}/players", {"name": "Cia"}, "pl-1", 201)
+    mid = api.new_match("kul", ["Anna", "Bo", "Cia"], stake="1.00")["id"]
+    assert api.round(mid, {"last_trick": "Anna"})[0] == 201
+    assert api.call("POST", f"/api/matches/{mid}/close", {"pot": "award", "to": "Anna"})[0] == 200
+    status, paid = api.call("POST", f"/api/nights/{nid}/payments", {"from": "Bo", "to": "Anna", "amount": "0.10"})
+    assert status == 201
+    _replayed(api, f"/api/nights/{nid}/payments/{paid['payment']['id']}/void", {"reason": "typo"}, "pv-1", 200)
+    later = api.call("POST", "/api/nights", {"name": "Later", "currency": "SEK", "players": ["Anna"],
+                                             "group_token": night["group_token"]}, token=None)[1]
+    carried = _replayed(api, f"/api/nights/{nid}/carry", {"to_night": later["id"]}, "ca-1", 200)
+    assert carried["settlement"]["carried_out"]
