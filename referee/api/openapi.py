@@ -81,6 +81,9 @@ def _op(summary: str, ok: str, schema: dict[str, Any] | None, *, body: dict[str,
         op["requestBody"] = {"required": True} | _json(body)
     if _IDEM in op["parameters"]:
         op["responses"][status]["headers"] = _REPLAYED
+        op["responses"]["422"] = _resp("A rule forbids it (with its rule), or the Idempotency-Key was first sent "
+                                       "with another request (field Idempotency-Key).",
+                                       {"anyOf": [_ref("RuleError"), _ref("BadRequest")]})
     if not auth:
         op["security"] = []
     else:  # every operation that checks a token also counts wrong ones (rate limit)
@@ -216,7 +219,7 @@ def document() -> dict[str, Any]:
                                          errors=())},
         "/api/nights": {"post": _op("Create a night (no credentials); answers with its tokens.", "Created",
                                     _ref("Night"), body=_ref("NightIn"), params=[_IDEM], auth=False,
-                                    status="201", errors=("400", "404", "413", "503", "507"))},
+                                    status="201", errors=("400", "404", "413", "429", "503", "507"))},
         "/api/nights/{night_id}": {"get": _op("A night, its matches and each player's net.", "The night",
                                               _ref("Night"), params=[_ID, _VIEW])},
         "/api/nights/{night_id}/revoke": {"post": _op(

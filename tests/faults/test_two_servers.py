@@ -109,7 +109,8 @@ def client(i: int, port: int, match: MatchRef, seed: int, stop: threading.Event,
         with tally.lock:
             if kind == "round":
                 last = int(reply.json()["round"])
-                tally.acked.append(Acked(key, match.id, last, reply.status))
+                tally.acked.append(Acked(key, match.id, last, reply.status,
+                                    reply.headers.get("idempotent-replayed") == "true"))
             elif kind == "void" and last is not None:
                 tally.voids.add((match.id, last))
                 last = None
@@ -212,7 +213,7 @@ def test_two_servers_one_postgres_kill_9_of_either_keeps_every_write_once(
     assert not problems + more, "\n".join((problems + more)[:20])
     for one in servers:
         assert not one.failures(), "\n".join(one.failures()[:10])
-    replayed = sum(1 for a in tally.acked if a.status == 200)
+    replayed = sum(1 for a in tally.acked if a.replayed)
     held_rounds = sum(1 for a in tally.acked if a.key in held)
     figures.append(
         f"two servers, one PostgreSQL (round-robin proxy): {KILLS} kill -9 of one server (master+workers), "
