@@ -44,8 +44,10 @@ from referee.models import IdempotentReply, db
 MAX_KEY = 100
 #: The header a replayed answer carries.
 REPLAYED_HEADER = "Idempotent-Replayed"
-#: Form fields left out of a form's fingerprint: the key itself and the CSRF token (it may be signed anew).
-_UNBOUND_FIELDS = frozenset({"form_token", "csrf_token"})
+#: Form fields left out of a form's fingerprint: the key itself, the CSRF token (the offline queue signs it
+#: anew) and the round number expected (the queue moves it when an earlier entry is refused; like the API's
+#: ``Expected-Round`` header it guards the write, it is not what is written).
+_UNBOUND_FIELDS = frozenset({"form_token", "csrf_token", "expected_seq"})
 
 
 @dataclass

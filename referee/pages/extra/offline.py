@@ -9,11 +9,12 @@ shell cache.
 The queue itself lives in the phone (``static/js/offline.js``, IndexedDB):
 every tap of a round, void, close or payment form gets an idempotency key
 there, stored before the first send, and goes in the form's ``form_token``.
-The server makes a resent entry harmless: rounds and payments were already
-idempotent by ``form_token``; voids and closes are made so here
+The server makes a resent entry harmless: every queued form's ``form_token``
+is its idempotency key, through the one path of :mod:`referee.idempotency`
 (:func:`page_idem`, the reply kept in the write's own transaction as for the
-API). :func:`_note_done` tells the following pages which keys were just saved, so
-the phone can strike them from its queue without sending them again.
+API; a key resent with other fields is refused). :func:`_note_done` tells the
+following pages which keys were just saved, so the phone can strike them from
+its queue without sending them again.
 """
 
 from __future__ import annotations
