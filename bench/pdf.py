@@ -145,7 +145,7 @@ def build_night() -> tuple[Any, Any]:
                 payload = {"participants": [sv, other], "tricks": {sv: 2, other: 1}}   # both paid
             else:
                 payload = {"participants": [sv, other], "tricks": {sv: 3, other: 0}}   # other goes bet
-            _rnd, state, _created = services.add_round(match.id, payload)
+            _rnd, state = services.add_round(match.id, payload)
             events += 1
         if close:
             services.close_match(match.id, "split")

@@ -85,7 +85,7 @@ def build_season(nights: int) -> tuple[str, int]:
             payload: dict[str, Any] = [{"participants": [sv]},
                                        {"participants": [sv, other], "tricks": {sv: 2, other: 1}},
                                        {"participants": [sv, other], "tricks": {sv: 0, other: 3}}][(r + k) % 3]
-            _rnd, state, _created = services.add_round(sk.id, payload)
+            _rnd, state = services.add_round(sk.id, payload)
             events += 1
         services.close_match(sk.id, "split")
         kul = services.create_match(night, "kul", table[:5], table[0], "2.00")

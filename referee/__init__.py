@@ -51,6 +51,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=str(config.INSTANCE))
     app.config.update(config.load(overrides))
+    from referee.json_depth import JSONProvider
+
+    app.json = JSONProvider(app)  # request JSON is checked for depth before it is parsed (issue 25.10)
     # Ids in URLs fit the database's id columns; a larger number is a 404, not an overflow.
     app.url_map.converters["int"] = BoundedInt
 

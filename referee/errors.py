@@ -84,9 +84,11 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:
         code = exc.code or 500
+        # the exception's own headers (Retry-After of a 429, Allow of a 405), not its content type
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
         if wants_json():
-            return jsonify({"error": exc.description or exc.name}), code
-        return render_template("error.html", code=code, message=exc.description), code
+            return jsonify({"error": exc.description or exc.name}), code, headers
+        return render_template("error.html", code=code, message=exc.description), code, headers
 
     @app.errorhandler(CSRFError)
     def _csrf(exc: CSRFError) -> Any:

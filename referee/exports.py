@@ -700,7 +700,7 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
     # Everything is checked and built: the write only inserts. The few rows that need their ids
     # (group, night, players, matches, snapshots) go through the ORM, the many (events, payments) as
     # one Core INSERT each: 20,000 events through the ORM held the writer for seconds.
-    with services.writing():
+    with services.writing(idem=idem):
         db.session.add(group)
         db.session.flush()
         events = [row | {"match_id": match.id} for match, log in logs for row in log]

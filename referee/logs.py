@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from typing import Any
+from urllib.parse import unquote_plus
 
 from gunicorn.glogging import Logger
 
@@ -26,10 +27,28 @@ _PATTERNS = (
     (re.compile(r"(Bearer\s+)[A-Za-z0-9_\-.=~+/]+", re.IGNORECASE), r"\1[redacted]"),
 )
 MARK = "[redacted]"
+#: How many layers of percent-encoding are taken off before looking again (``%2570`` is ``%70`` is ``p``).
+_LAYERS = 3
 
 
 def redact(text: str) -> str:
-    """``text`` with every token replaced by ``[redacted]``."""
+    """``text`` with every token replaced by ``[redacted]``, also one written percent-encoded.
+
+    A server decodes ``/e/%70OdP…``, ``?%76iew=…`` and ``next=%2Fe%2F…`` into
+    working links, so the text is looked at again once decoded; when decoding
+    uncovers a token, the line is logged decoded, with the token redacted.
+    """
+    clean = _redact_plain(text)
+    decoded = clean
+    for _layer in range(_LAYERS):
+        if "%" not in decoded and "+" not in decoded:
+            break
+        decoded = unquote_plus(decoded)
+    uncovered = _redact_plain(decoded)
+    return uncovered if uncovered != decoded else clean
+
+
+def _redact_plain(text: str) -> str:
     for pattern, repl in _PATTERNS:
         text = pattern.sub(repl, text)
     return text

@@ -18,7 +18,6 @@ from typing import Any
 
 import segno
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from referee import live, payment_codes, services
 from referee.engine import BadInput
@@ -132,38 +131,26 @@ def leader_plan(s: NightSettlement) -> Plan:
 # --- payments ----------------------------------------------------------------
 
 def record_payment(night: Night, payer: object, payee: object, amount: object, *,
-                   idem_key: str | None = None, idem: Idem | None = None) -> Payment:
+                   idem: Idem | None = None) -> Payment:
     """Payer paid payee; fully or partly. Refused when it pays more than is open.
 
     What is open is read inside the write, under the night's lock
     (:func:`services.lock_nights`): two phones paying at once are checked one
-    after the other, the second against what the first left open. A key seen
-    before (a double tap, also one sent twice at once) returns the first
-    payment and pays nothing more.
+    after the other, the second against what the first left open. A double
+    tap (the same ``idem`` again, also one sent twice at once) pays nothing
+    more: it raises :class:`referee.idempotency.Replayed` with the first answer.
     """
-    if idem_key is not None and (done := _by_key(night, idem_key)) is not None:
-        return done  # a double tap: the first payment stands, nothing more is paid
     money = night_money(night)
     minor = money.parse(amount, "amount")
-    try:
-        with writing():
-            services.lock_nights(night.id)
-            if idem_key is not None and (done := _by_key(night, idem_key)) is not None:
-                return done
-            check_payment(settlement(night), money, payer, payee, minor)
-            row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
-                          idempotency_key=idem_key)
-            db.session.add(row)
-            db.session.flush()
-            live.note(night.id, "payment")
-            if idem is not None:
-                services.store_reply(idem, row)
-    except IntegrityError:
-        db.session.rollback()
-        found = _by_key(night, idem_key) if idem_key is not None else None
-        if found is None:
-            raise
-        return found
+    with writing(idem=idem):
+        services.lock_nights(night.id)
+        check_payment(settlement(night), money, payer, payee, minor)
+        row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
+                      idempotency_key=idem and idem.key)  # which request made it (the reply is in idempotency)
+        db.session.add(row)
+        db.session.flush()
+        live.note(night.id, "payment")
+        services.store_reply(idem, row)
     return row
 
 
@@ -189,10 +176,6 @@ def check_payment(current: NightSettlement, money: Money, payer: object, payee: 
                        owes=money.format(max(owes, 0)), due=money.format(max(due, 0)), amount=money.format(minor))
 
 
-def _by_key(night: Night, key: str) -> Payment | None:
-    return db.session.scalar(select(Payment).where(Payment.night_id == night.id, Payment.idempotency_key == key))
-
-
 def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem | None = None) -> Payment:
     """Void a payment, or both halves of a carried debt; nothing is deleted.
 
@@ -202,7 +185,7 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
     if isinstance(payment_id, bool) or not isinstance(payment_id, int) or not 0 < payment_id <= MAX_ID:
         raise BadInput("payment", "payment must be a number.")
     why = "" if reason in (None, "") else clean_name(reason, "reason", 500)
-    with writing():
+    with writing(idem=idem):
         row = db.session.get(Payment, payment_id)
         if row is None or row.night_id != night.id:
             raise services.NotFound(f"Night {night.id} has no payment {payment_id}.")
@@ -229,7 +212,7 @@ def later_nights(night: Night) -> list[Night]:
                                    .order_by(Night.id)))
 
 
-def carry_debts(night: Night, to_night_id: object) -> str:
+def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) -> str:
     """Carry everything still open to a later night of the group (opening balances there).
 
     Returns the carry's id; both halves are voided together.
@@ -240,7 +223,7 @@ def carry_debts(night: Night, to_night_id: object) -> str:
     if target is None or target.group_id != night.group_id or target.id <= night.id:
         raise BadInput("to_night", "Debts can only be carried to a later night of the same group.")
     carry_id = uuid.uuid4().hex
-    with writing():
+    with writing(idem=idem):
         services.lock_nights(night.id, target.id)  # what is open is read under the lock: carried once
         current = settlement(night)
         if current.open_matches:
@@ -258,6 +241,7 @@ def carry_debts(night: Night, to_night_id: object) -> str:
                 services.seat_player(target, party)
         for night_id in sorted((night.id, target.id)):
             live.note(night_id, "carry")
+        services.store_reply(idem, night)
     return carry_id
 
 

@@ -12,10 +12,9 @@ from __future__ import annotations
 import hmac
 import json
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
@@ -27,14 +26,14 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee import games, live
+from referee import games, idempotency, live
 from referee.engine import N_, BadInput, Explained, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.records import dump, load, parse_options
+from referee.idempotency import Idem
 from referee.models import (
     MAX_ID,
     Group,
-    IdempotentReply,
     Match,
     Night,
     NightPlayer,
@@ -91,20 +90,6 @@ class Unavailable(Exception):
     """The database cannot be reached or is locked for too long (503)."""
 
 
-@dataclass(frozen=True)
-class Idem:
-    """An ``Idempotency-Key`` of an API write and how to render its reply.
-
-    ``render`` turns the action's result into ``(status, body)``; the reply is
-    stored in the same transaction as the change, so a retry gets exactly the
-    first answer and the change is made once.
-    """
-
-    scope: str
-    key: str
-    render: Callable[[Any], tuple[int, dict[str, Any]]] = field(compare=False)
-
-
 # --- transactions ------------------------------------------------------------
 
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
@@ -136,7 +121,7 @@ def configure_engine(engine: Engine) -> None:
 
 
 @contextmanager
-def writing(fresh: bool = True) -> Iterator[None]:
+def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
     """A write transaction: committed at the end, rolled back on any error.
 
     Any read transaction is ended first, so the write starts with the write
@@ -144,29 +129,37 @@ def writing(fresh: bool = True) -> Iterator[None]:
     the other processes' ones: :mod:`referee.writer_lock`). ``fresh=False``
     keeps the objects already loaded (the caller checks the snapshot version
     itself); otherwise they are reloaded inside the write transaction.
+
+    ``idem`` (the write's idempotency key) is looked for again first thing,
+    under the lock, and once more when the write fails (on PostgreSQL a twin
+    with the same key may commit meanwhile): a twin's write raises
+    :class:`referee.idempotency.Replayed` with its answer instead.
     """
     url = db.engine.url
     queue = (WRITERS.hold(url.database, uri=url.query.get("uri") == "true") if url.get_backend_name() == "sqlite"
              else nullcontext())
-    with queue, _write_transaction(fresh):
+    with queue, _write_transaction(fresh, idem):
         yield
 
 
 @contextmanager
-def _write_transaction(fresh: bool) -> Iterator[None]:
+def _write_transaction(fresh: bool, idem: Idem | None = None) -> Iterator[None]:
     db.session.commit()  # end the read transaction (nothing to write)
     if fresh:
         db.session.expire_all()
     token = _immediate.set(True)
     try:
-        yield
-        db.session.commit()
-    except OperationalError as exc:
-        db.session.rollback()
-        raise Unavailable(str(exc.orig)) from exc
-    except BaseException:
-        db.session.rollback()
-        raise
+        with idempotency.guard(idem):  # a failed keyed write looks again: its twin's answer, if it made it
+            try:
+                idempotency.recheck(idem)
+                yield
+                db.session.commit()
+            except OperationalError as exc:
+                db.session.rollback()
+                raise Unavailable(str(exc.orig)) from exc
+            except BaseException:
+                db.session.rollback()
+                raise
     finally:
         _immediate.reset(token)
 
@@ -189,21 +182,7 @@ def lock_nights(*night_ids: int) -> None:
         db.session.execute(select(Night.id).where(Night.id == night_id).with_for_update())
 
 
-def store_reply(idem: Idem | None, result: Any) -> None:
-    """Keep the first answer of an idempotent write, in the write's own transaction."""
-    if idem is not None:
-        status, body = idem.render(result)
-        db.session.add(IdempotentReply(scope=idem.scope, key=idem.key, status=status,
-                                       body=json.dumps(body)))
-
-
-def stored_reply(scope: str, key: str) -> tuple[int, dict[str, Any]] | None:
-    """The first answer to an API write with this key, if there was one."""
-    row = db.session.scalar(select(IdempotentReply).where(
-        IdempotentReply.scope == scope, IdempotentReply.key == key))
-    if row is None:
-        return None
-    return row.status, json.loads(row.body)
+store_reply = idempotency.store
 
 
 # --- input checks shared by the API and the pages ---------------------------
@@ -270,7 +249,7 @@ def create_night(name: object, currency: object, players: object, *, date: Date 
     names = clean_players(players)
     place = "" if place in (None, "") else clean_name(place, "place", MAX_TEXT)
     leader = "" if leader in (None, "") else clean_name(leader, "leader")
-    with writing():
+    with writing(idem=idem):
         if group_token is not None:
             if not isinstance(group_token, str):
                 raise BadInput("group_token", "group_token must be text.")
@@ -308,10 +287,10 @@ def _group_player(grp: Group, name: str) -> Player:
     return player
 
 
-def add_player(night: Night, name: object) -> None:
+def add_player(night: Night, name: object, *, idem: Idem | None = None) -> None:
     """Another player joins the night (a group member or a new one)."""
     pname = clean_player(name, "name")
-    with writing():
+    with writing(idem=idem):
         night = db.session.get(Night, night.id) or night
         if any(n.casefold() == pname.casefold() for n in night.player_names):
             raise BadInput("name", "%(name)s is already at this night.", name=repr(pname))
@@ -319,6 +298,7 @@ def add_player(night: Night, name: object) -> None:
             raise BadInput("name", "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
         seat_player(night, pname)
         live.note(night.id, "players")
+        store_reply(idem, night)
 
 
 def seat_player(night: Night, name: str) -> None:
@@ -395,7 +375,7 @@ def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer
     carry = open_carry(night, game)
     carried_in = carry[1] if carry else 0
     state = _start(module, seats, dealer, minor, opts, carried_in)  # RuleViolation: nothing stored
-    with writing():
+    with writing(idem=idem):
         match = Match(night_id=night.id, game=game, seats=seats, first_dealer=dealer, stake=minor,
                       options=dump(opts), carried_from_id=carry[0] if carry else None,
                       carried_in=carried_in)
@@ -505,8 +485,6 @@ _INSERT_ROUND = insert(Round.__table__)
 _snapshots = Snapshot.__table__
 _MOVE_SNAPSHOT = update(_snapshots).where(_snapshots.c.match_id == bindparam("match"),
                                           _snapshots.c.version == bindparam("read"))
-_ROUND_BY_KEY = select(Round.__table__.c.id).where(Round.__table__.c.match_id == bindparam("match"),
-                                                   Round.__table__.c.idempotency_key == bindparam("key"))
 
 
 def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any], new_state: Any,
@@ -553,19 +531,14 @@ def _conflict(match: Match) -> Conflict:
     return Conflict(N_("Round %(n)s was just entered by someone else; here is the new state."), fresh, n=last)
 
 
-def find_by_key(match: Match, key: str) -> Round | None:
-    """The match's event entered with this ``Idempotency-Key``, if any (usually none: one cheap look-up)."""
-    found = db.session.connection().execute(_ROUND_BY_KEY, {"match": match.id, "key": key}).scalar()
-    return None if found is None else db.session.get(Round, found)
-
-
-def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
-              expected_seq: int | None = None, deal: object = None) -> tuple[Round, Any, bool]:
+def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
+              expected_seq: int | None = None, deal: object = None) -> tuple[Round, Any]:
     """Enter a round: the engine checks it, then it is stored with the new state.
 
-    Returns ``(round, state, created)``; with an ``idem_key`` already used in
-    this match, the stored round and its state are returned and nothing is
-    written (``created`` is False). ``expected_seq`` (from a form or the
+    Returns ``(round, state)``; with an ``idem`` whose write was made before,
+    nothing is written and :class:`referee.idempotency.Replayed` carries the
+    first answer (also when its twin got in first, before this one's stale
+    ``expected_seq`` could be a conflict). ``expected_seq`` (from a form or the
     ``Expected-Round`` header) turns a round entered on a stale view into a
     :class:`Conflict`.
 
@@ -590,35 +563,35 @@ def add_round(match_id: int, payload: object, *, idem_key: str | None = None,
         log = tricks.judge_log(game, deal)
         if game == "svangknack":  # the deal's leader is the svängare unless the round names one
             payload = {"svangare": log[0]["leader"]} | dict(payload)
-    for _attempt in range(5):
-        match = get_match(match_id)
-        if idem_key is not None and (existing := find_by_key(match, idem_key)) is not None:
-            return existing, replay(match, upto=existing.seq), False
-        snap = match.snapshot
-        version, seq = snap.version, snap.next_seq
-        if expected_seq is not None and expected_seq != seq:
-            raise _conflict(match)
-        _check_room(match)
-        module = games.game(match.game)
-        money = night_money(match.night)
-        state = load(module.State, snap.state)
-        rnd_rec = module.parse_round(state, payload, money)
-        new_state = module.apply(state, rnd_rec)  # RuleViolation: nothing written
-        canonical = module.round_json(rnd_rec, money)
-        if log is not None:
-            check_deal_round(module, state, money, canonical, log)
-        try:
-            with writing(fresh=False):
-                rnd = _write_event(match, version, "round", canonical, new_state, idem_key,
-                                   log[0] if log is not None else None)
-        except (IntegrityError, Conflict):
-            db.session.rollback()
-            db.session.expire_all()
-            if expected_seq is not None:
-                raise _conflict(get_match(match_id)) from None
-            continue  # someone else's round got in first: check ours against the new state
-        return rnd, new_state, True
-    raise _conflict(get_match(match_id))
+    with idempotency.guard(idem):  # a twin sent at once may have entered it (the round moved on)
+        for _attempt in range(5):
+            match = get_match(match_id)
+            snap = match.snapshot
+            version, seq = snap.version, snap.next_seq
+            if expected_seq is not None and expected_seq != seq:
+                raise _conflict(match)
+            _check_room(match)
+            module = games.game(match.game)
+            money = night_money(match.night)
+            state = load(module.State, snap.state)
+            rnd_rec = module.parse_round(state, payload, money)
+            new_state = module.apply(state, rnd_rec)  # RuleViolation: nothing written
+            canonical = module.round_json(rnd_rec, money)
+            if log is not None:
+                check_deal_round(module, state, money, canonical, log)
+            try:
+                with writing(fresh=False, idem=idem):
+                    rnd = _write_event(match, version, "round", canonical, new_state, idem and idem.key,
+                                       log[0] if log is not None else None)
+                    store_reply(idem, (rnd, new_state))
+            except (IntegrityError, Conflict):
+                db.session.rollback()
+                db.session.expire_all()
+                if expected_seq is not None:
+                    raise _conflict(get_match(match_id)) from None
+                continue  # someone else's round got in first: check ours against the new state
+            return rnd, new_state
+        raise _conflict(get_match(match_id))
 
 
 def check_deal_round(module: Any, state: Any, money: Money, canonical: Mapping[str, Any],
@@ -662,7 +635,7 @@ def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None 
 
 
 def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
-    with writing():
+    with writing(idem=idem):
         match = get_match(match_id)
         rnd = next((r for r in match.rounds if r.seq == seq), None)
         if rnd is None:
@@ -705,7 +678,7 @@ def close_match(match_id: int, how: object = "split", to: object = None, *,
     if how == "award" and not to:
         raise BadInput("to", "Name the player who gets the pot.")
     payload: dict[str, Any] = {"pot": how} | ({"to": to} if how == "award" else {})
-    with writing():
+    with writing(idem=idem):
         match = get_match(match_id)
         if how == "carry" and match.game not in games.CARRY_GAMES:
             raise BadInput("pot", "Only a Svängknack or Kul pot can be carried to the next night; "

@@ -7,7 +7,6 @@ field, a lost race 409 with the fresh state.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable
 from datetime import date as Date
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from referee import exports, games, payment_codes, payments, pots, ratelimit, services
+from referee import exports, games, idempotency, payment_codes, payments, pots, rights, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.messages import explain
@@ -70,6 +69,25 @@ def _conflict(exc: services.Conflict) -> tuple[Response, int]:
 
 
 
+@bp.errorhandler(rights.TooManyWrong)
+def _too_many_wrong(exc: rights.TooManyWrong) -> tuple[Response, int]:
+    return _denied(Denied(429, f"Too many wrong tokens from this address; try again in {exc.wait} seconds.",
+                          exc.wait))
+
+
+@bp.errorhandler(idempotency.Replayed)
+def _replayed(exc: idempotency.Replayed) -> tuple[Response, int]:
+    """A write sent again with its key: the first answer, status and body, marked as a replay (issue 31.3)."""
+    resp = jsonify(exc.body)
+    resp.headers[idempotency.REPLAYED_HEADER] = "true"
+    return resp, exc.status
+
+
+@bp.errorhandler(idempotency.KeyReused)
+def _key_reused(exc: idempotency.KeyReused) -> tuple[Response, int]:
+    return error(422, explain(exc), field=exc.field)
+
+
 @bp.errorhandler(HTTPException)
 def _http(exc: HTTPException) -> tuple[Response, int]:
     return error(exc.code or 500, exc.description or exc.name)
@@ -102,41 +120,24 @@ def authorized_night(night_id: int, write: bool) -> Night:
 
 
 def authorize(night: Night, write: bool) -> None:
-    """Edit token for writes; edit or view token for reads (constant time)."""
+    """Edit token for writes; edit or view token for reads (:func:`referee.rights.night_right`, tokens only)."""
     token = _token()
     if not token:
         raise Denied(401, "This night needs its edit token (Authorization: Bearer ...) "
                           "or its view token (?view=...).")
-    wait = ratelimit.limiter().retry_after(ratelimit.client_key())
-    if wait:
-        raise Denied(429, f"Too many wrong tokens from this address; try again in {wait} seconds.", wait)
-    if hmac.compare_digest(token.encode(), night.edit_token.encode()):
-        return
-    if hmac.compare_digest(token.encode(), night.view_token.encode()):
-        if write:
-            raise Denied(403, "The view token can only read; writes need the edit token.")
-        return
-    ratelimit.limiter().failed(ratelimit.client_key())
-    raise Denied(403, "That token does not open this night.")
+    right = rights.night_right(night, token, phone=False)  # a wrong token is counted there
+    if right is rights.Right.NONE:
+        raise Denied(403, "That token does not open this night.")
+    if write and right is not rights.Right.EDIT:
+        raise Denied(403, "The view token can only read; writes need the edit token.")
 
 
-def idem(scope: str, render: Callable[[Any], tuple[int, dict[str, Any]]]) -> services.Idem | None:
-    key = request.headers.get("Idempotency-Key")
-    if not key:
-        return None
-    if len(key) > 100:
-        raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
-    return services.Idem(scope=scope, key=key, render=render)
+Render = Callable[[Any], tuple[int, dict[str, Any]]]
 
 
-def replay_stored(scope: str) -> tuple[Response, int] | None:
-    key = request.headers.get("Idempotency-Key")
-    if not key:
-        return None
-    stored = services.stored_reply(scope, key[:100])
-    if stored is None:
-        return None
-    status, payload = stored
+def respond(idem: idempotency.Idem | None, render: Render, result: Any) -> tuple[Response, int]:
+    """A write's answer: the one kept with its key (what a replay will answer), else ``render(result)``."""
+    status, payload = idempotency.answer(idem, render, result)
     return jsonify(payload), status
 
 
@@ -175,18 +176,22 @@ def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
     return out
 
 
+def _created_night(night: Night) -> tuple[int, dict[str, Any]]:
+    return 201, night_json(night, with_tokens=True)
+
+
 @bp.post("/nights")
 def create_night() -> Any:
-    if (stored := replay_stored("nights")) is not None:
-        return stored
+    idem = idempotency.from_request(_created_night)
     data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader"},
                 {"name", "currency", "players"})
+    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"]) is None:  # counted
+        raise services.NotFound("No group has that token.")
     night = services.create_night(
         data["name"], data["currency"], data["players"], date=_date(data.get("date")),
         place=data.get("place", ""), group=data.get("group"), group_token=data.get("group_token"),
-        leader=data.get("leader", ""),
-        idem=idem("nights", lambda n: (201, night_json(n, with_tokens=True))))
-    return jsonify(night_json(night, with_tokens=True)), 201
+        leader=data.get("leader", ""), idem=idem)
+    return respond(idem, _created_night, night)
 
 
 @bp.get("/nights/<int:night_id>")
@@ -206,9 +211,14 @@ def revoke(night_id: int) -> Any:
 @bp.post("/nights/<int:night_id>/players")
 def add_player(night_id: int) -> Any:
     night = authorized_night(night_id, write=True)
+
+    def render(joined: Night) -> tuple[int, dict[str, Any]]:
+        return 201, night_json(joined)
+
+    idem = idempotency.from_request(render)
     data = body({"name"}, {"name"})
-    services.add_player(night, data["name"])
-    return jsonify(night_json(services.get_night(night_id))), 201
+    services.add_player(night, data["name"], idem=idem)
+    return respond(idem, render, services.get_night(night_id))
 
 
 def settlement_json(night: Night, plan_kind: str = "fewest") -> dict[str, Any]:
@@ -264,31 +274,43 @@ def settlement(night_id: int) -> Any:
 def add_payment(night_id: int) -> Any:
     """A transfer paid, fully or partly (an event: voidable, never edited)."""
     night = authorized_night(night_id, write=True)
+
+    def render(row: Any) -> tuple[int, dict[str, Any]]:
+        return 201, {"payment": payment_json(row, services.night_money(night)), "settlement": settlement_json(night)}
+
+    idem = idempotency.from_request(render)
     data = body({"from", "to", "from_pot", "to_pot", "amount"}, {"amount"})
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and len(key) > 100:
-        raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
     payer, payee = pots.parties_in(data, night.player_names)
-    row = payments.record_payment(night, payer, payee, data["amount"], idem_key=key)
-    money = services.night_money(night)
-    return jsonify({"payment": payment_json(row, money), "settlement": settlement_json(night)}), 201
+    row = payments.record_payment(night, payer, payee, data["amount"], idem=idem)
+    return respond(idem, render, row)
 
 
 @bp.post("/nights/<int:night_id>/payments/<int:payment_id>/void")
 def void_payment(night_id: int, payment_id: int) -> Any:
     night = authorized_night(night_id, write=True)
+
+    def render(_voided: Any) -> tuple[int, dict[str, Any]]:
+        return _settled(night)
+
+    idem = idempotency.from_request(render)
     data = body({"reason"})
-    payments.void_payment(night, payment_id, data.get("reason"))
-    return jsonify({"settlement": settlement_json(night)})
+    voided = payments.void_payment(night, payment_id, data.get("reason"), idem=idem)
+    return respond(idem, render, voided)
 
 
 @bp.post("/nights/<int:night_id>/carry")
 def carry(night_id: int) -> Any:
     """Carry what is still open to a later night of the group (opening balances there)."""
     night = authorized_night(night_id, write=True)
+    idem = idempotency.from_request(_settled)
     data = body({"to_night"}, {"to_night"})
-    payments.carry_debts(night, data["to_night"])
-    return jsonify({"settlement": settlement_json(night)})
+    payments.carry_debts(night, data["to_night"], idem=idem)
+    return respond(idem, _settled, night)
+
+
+def _settled(night: Night) -> tuple[int, dict[str, Any]]:
+    """The answer of a payment's void and of a carry: the night's settlement."""
+    return 200, {"settlement": settlement_json(night)}
 
 
 @bp.post("/nights/<int:night_id>/players/<name>/details")
@@ -315,33 +337,29 @@ def export_night(night_id: int) -> Any:
 @bp.post("/import")
 def import_night() -> Any:
     """A night export into a new group: checked and replayed before anything is stored."""
-    if (stored := replay_stored("import")) is not None:
-        return stored
     request.max_content_length = 16 * 1024 * 1024  # exports of long nights pass 256 KB; set before reading
+    idem = idempotency.from_request(_created_night)
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise BadInput("body", "The request body must be a JSON object (a night export).")
-    night = exports.import_night(data, idem=idem("import", lambda n: (201, night_json(n, with_tokens=True))))
-    return jsonify(night_json(night, with_tokens=True)), 201
+    night = exports.import_night(data, idem=idem)
+    return respond(idem, _created_night, night)
 
 
 # --- matches -----------------------------------------------------------------
 
-def _match_reply(status: int) -> Callable[[Any], tuple[int, dict[str, Any]]]:
-    return lambda m: (status, services.match_json(m))
+def _created_match(match: Match) -> tuple[int, dict[str, Any]]:
+    return 201, services.match_json(match)
 
 
 @bp.post("/nights/<int:night_id>/matches")
 def create_match(night_id: int) -> Any:
     night = authorized_night(night_id, write=True)
-    scope = f"night:{night_id}:matches"
-    if (stored := replay_stored(scope)) is not None:
-        return stored
+    idem = idempotency.from_request(_created_match)
     data = body({"game", "players", "dealer", "stake", "options"}, {"game", "players"})
     match = services.create_match(night, data["game"], data["players"], data.get("dealer"),
-                                  data.get("stake"), data.get("options"),
-                                  idem=idem(scope, _match_reply(201)))
-    return jsonify(services.match_json(services.get_match(match.id))), 201
+                                  data.get("stake"), data.get("options"), idem=idem)
+    return respond(idem, _created_match, match)
 
 
 def _match_for(match_id: int, write: bool) -> Match:
@@ -364,16 +382,19 @@ def _enter(match_id: int, payload: dict[str, Any], deal: object = None) -> Any:
     # Holding the match keeps it in the session's identity map (a weak map):
     # the service and the reply below then need no further SELECTs.
     match = _match_for(match_id, write=True)
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and len(key) > 100:
-        raise BadInput("Idempotency-Key", "Idempotency-Key is longer than 100 characters.")
+
+    def render(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
+        rnd, state = entered
+        return 201, {"round": rnd.seq,
+                     "state": games.game(match.game).state_json(state, services.night_money(match.night))}
+
+    idem = idempotency.from_request(render)
     expected = request.headers.get("Expected-Round")
     if expected is not None and not (expected.isdigit() and len(expected) <= 9):
         raise BadInput("Expected-Round", "Expected-Round must be the number of the round being entered.")
-    rnd, state, created = services.add_round(match_id, payload, idem_key=key,
-                                             expected_seq=int(expected) if expected else None, deal=deal)
-    state_json = games.game(match.game).state_json(state, services.night_money(match.night))
-    return jsonify({"round": rnd.seq, "state": state_json}), 201 if created else 200
+    entered = services.add_round(match_id, payload, idem=idem, expected_seq=int(expected) if expected else None,
+                                 deal=deal)
+    return respond(idem, render, entered)
 
 
 @bp.post("/matches/<int:match_id>/rounds")
@@ -399,25 +420,26 @@ def add_dots(match_id: int) -> Any:
 @bp.post("/matches/<int:match_id>/rounds/<int:seq>/void")
 def void_round(match_id: int, seq: int) -> Any:
     _match_for(match_id, write=True)
-    scope = f"match:{match_id}:void:{seq}"
-    if (stored := replay_stored(scope)) is not None:
-        return stored
+    render = _new_state(match_id)
+    idem = idempotency.from_request(render)
     data = body({"reason"})
-    state = services.void_round(match_id, seq, data.get("reason"),
-                                idem=idem(scope, lambda s: (200, {"state": _state_json(match_id, s)})))
-    return jsonify({"state": _state_json(match_id, state)})
+    state = services.void_round(match_id, seq, data.get("reason"), idem=idem)
+    return respond(idem, render, state)
+
+
+def _new_state(match_id: int) -> Render:
+    """The answer of a void or a close: the match's new state."""
+    return lambda state: (200, {"state": _state_json(match_id, state)})
 
 
 @bp.post("/matches/<int:match_id>/close")
 def close_match(match_id: int) -> Any:
     _match_for(match_id, write=True)
-    scope = f"match:{match_id}:close"
-    if (stored := replay_stored(scope)) is not None:
-        return stored
+    render = _new_state(match_id)
+    idem = idempotency.from_request(render)
     data = body({"pot", "to"})
-    state = services.close_match(match_id, data.get("pot", "split"), data.get("to"),
-                                 idem=idem(scope, lambda s: (200, {"state": _state_json(match_id, s)})))
-    return jsonify({"state": _state_json(match_id, state)})
+    state = services.close_match(match_id, data.get("pot", "split"), data.get("to"), idem=idem)
+    return respond(idem, render, state)
 
 
 from referee.api import docs, groups, live, openapi, referee_routes  # noqa: E402,F401  (routes register on bp)

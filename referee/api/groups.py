@@ -12,19 +12,15 @@ from typing import Any
 
 from flask import jsonify
 
-from referee import ratelimit, season, services
-from referee.api import Denied, bp
+from referee import rights, season, services
+from referee.api import bp
 from referee.models import Group
 
 
 def authorized_group(token: str) -> Group:
     """The group of the token, or 404 (429 after too many wrong tokens from this address)."""
-    wait = ratelimit.limiter().retry_after(ratelimit.client_key())
-    if wait:
-        raise Denied(429, f"Too many wrong tokens from this address; try again in {wait} seconds.", wait)
-    group = services.group_by_token(token)
+    group = rights.group(token)
     if group is None:
-        ratelimit.limiter().failed(ratelimit.client_key())
         raise services.NotFound("No group has that token.")
     return group
 

@@ -52,7 +52,15 @@ _MID = {"name": "match_id", "in": "path", "required": True, "schema": _DB_ID}
 _SEQ = {"name": "seq", "in": "path", "required": True, "schema": _DB_ID}
 _IDEM = {"name": "Idempotency-Key", "in": "header", "required": False,
          "schema": {"type": "string", "maxLength": 100},
-         "description": "The same key sent twice makes one change and returns the first answer again."}
+         "description": "The same request sent again with its key (same method, path, credential and body) makes "
+                        "no second change and answers the first answer again: its status and body, with the "
+                        "header Idempotent-Replayed: true. The key is bound to that first request: sent with "
+                        "another body, path or credential it is a 422 (field Idempotency-Key). A longer key is "
+                        "a 400."}
+#: The header of a replayed answer (issue 31.3).
+_REPLAYED = {"Idempotent-Replayed": {"description": "true when this is the first answer to the same request, "
+                                                    "sent again with its Idempotency-Key (nothing was changed).",
+                                     "schema": {"type": "string", "enum": ["true"]}}}
 _EXPECTED = {"name": "Expected-Round", "in": "header", "required": False,
              "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"},
              "description": "The number this round should get; if someone else entered it first, 409."}
@@ -67,17 +75,15 @@ def _op(summary: str, ok: str, schema: dict[str, Any] | None, *, body: dict[str,
                           "responses": {status: _resp(ok, schema)} | {k: _ERRORS[k] for k in errors}}
     if body is not None:
         op["requestBody"] = {"required": True} | _json(body)
+    if _IDEM in op["parameters"]:
+        op["responses"][status]["headers"] = _REPLAYED
+        op["responses"]["422"] = _resp("A rule forbids it (with its rule), or the Idempotency-Key was first sent "
+                                       "with another request (field Idempotency-Key).",
+                                       {"anyOf": [_ref("RuleError"), _ref("BadRequest")]})
     if not auth:
         op["security"] = []
     else:  # every operation that checks a token also counts wrong ones (rate limit)
         op["responses"]["429"] = _ERRORS["429"]
-    return op
-
-
-def _replayable(op: dict[str, Any]) -> dict[str, Any]:
-    """An entry sent again with its Idempotency-Key answers 200 with the first answer (not 201)."""
-    op["responses"]["200"] = _resp("Already entered (same Idempotency-Key): the first answer again.",
-                                   _ref("RoundOut"))
     return op
 
 
@@ -240,7 +246,7 @@ def document() -> dict[str, Any]:
                                                          "page says so.", "content": {"text/html": {}}}}}},
         "/api/nights": {"post": _op("Create a night (no credentials); answers with its tokens.", "Created",
                                     _ref("Night"), body=_ref("NightIn"), params=[_IDEM], auth=False,
-                                    status="201", errors=("400", "404", "413", "503", "507"))},
+                                    status="201", errors=("400", "404", "413", "429", "503", "507"))},
         "/api/nights/{night_id}": {"get": _op("A night, its matches and each player's net.", "The night",
                                               _ref("Night"), params=[_ID, _VIEW])},
         "/api/nights/{night_id}/revoke": {"post": _op(
@@ -249,7 +255,7 @@ def document() -> dict[str, Any]:
                                                                          "edit_token": {"type": "string"}}},
             params=[_ID])},
         "/api/nights/{night_id}/players": {"post": _op(
-            "Add a player to the night.", "The night", _ref("Night"), status="201", params=[_ID],
+            "Add a player to the night.", "The night", _ref("Night"), status="201", params=[_ID, _IDEM],
             body={"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}})},
         "/api/nights/{night_id}/live": {"get": _live(_op(
             "The night's live stream (Server-Sent Events): an opening change event, then one per write "
@@ -271,12 +277,12 @@ def document() -> dict[str, Any]:
             status="201")},
         "/api/matches/{match_id}": {"get": _op("A match: state and log.", "The match", _ref("Match"),
                                                params=[_MID, _VIEW])},
-        "/api/matches/{match_id}/rounds": {"post": _replayable(_op(
+        "/api/matches/{match_id}/rounds": {"post": _op(
             "Enter a round (the game's payload).", "Created", _ref("RoundOut"), body=_ref("RoundIn"),
-            params=[_MID, _IDEM, _EXPECTED], status="201"))},
-        "/api/matches/{match_id}/dots": {"post": _replayable(_op(
+            params=[_MID, _IDEM, _EXPECTED], status="201")},
+        "/api/matches/{match_id}/dots": {"post": _op(
             "Knaker: penalty dots (KN-16).", "Created", _ref("RoundOut"), body=_ref("Dot"),
-            params=[_MID, _IDEM, _EXPECTED], status="201"))},
+            params=[_MID, _IDEM, _EXPECTED], status="201")},
         "/api/matches/{match_id}/rounds/{seq}/void": {"post": _op(
             "Void a round; the match is recomputed without it.", "New state", _ref("StateOut"),
             body={"type": "object", "properties": {"reason": {"type": "string"}}}, params=[_MID, _SEQ, _IDEM])},
@@ -293,12 +299,12 @@ def document() -> dict[str, Any]:
             "Void a payment (or both halves of a carried debt).", "The settlement",
             {"type": "object", "properties": {"settlement": _ref("Settlement")}},
             body={"type": "object", "properties": {"reason": {"type": "string"}}},
-            params=[_ID, {"name": "payment_id", "in": "path", "required": True, "schema": _DB_ID}])},
+            params=[_ID, {"name": "payment_id", "in": "path", "required": True, "schema": _DB_ID}, _IDEM])},
         "/api/nights/{night_id}/carry": {"post": _op(
             "Carry what is still open to a later night of the group (opening balances there).", "The settlement",
             {"type": "object", "properties": {"settlement": _ref("Settlement")}},
             body={"type": "object", "required": ["to_night"], "properties": {"to_night": {"type": "integer"}}},
-            params=[_ID])},
+            params=[_ID, _IDEM])},
         "/api/nights/{night_id}/players/{name}/details": {"post": _op(
             "A player's Swish number and/or IBAN with the account holder (validated); `bank` names the IBAN's "
             "bank where schwifty's registry knows it.", "The details",

@@ -7,8 +7,6 @@ the view link (``/v/<token>``) lets guests look.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 import secrets
 from decimal import Decimal
@@ -20,7 +18,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
 
-from referee import games, payment_codes, payments, ratelimit, services
+from referee import games, idempotency, payment_codes, payments, rights, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.messages import explain
@@ -64,15 +62,11 @@ def _edit_grants() -> dict[str, str]:
     return dict(grants) if isinstance(grants, dict) else {}
 
 
-def _fingerprint(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()[:32]
-
-
 def grant(night: Night, edit: bool) -> None:
     if edit:
         grants = _edit_grants()
         grants.pop(str(night.id), None)
-        grants[str(night.id)] = _fingerprint(night.edit_token)
+        grants[str(night.id)] = rights.fingerprint(night.edit_token)
         session["edit"] = dict(list(grants.items())[-50:])
     else:
         ids = _granted("view")
@@ -82,12 +76,11 @@ def grant(night: Night, edit: bool) -> None:
 
 
 def can_edit(night: Night) -> bool:
-    held = _edit_grants().get(str(night.id), "")
-    return bool(held) and hmac.compare_digest(held, _fingerprint(night.edit_token))
+    return rights.phone_right(night) is rights.Right.EDIT
 
 
 def can_view(night: Night) -> bool:
-    return can_edit(night) or night.id in _granted("view")
+    return rights.phone_right(night) is not rights.Right.NONE
 
 
 def require(night: Night, edit: bool) -> None:
@@ -180,18 +173,24 @@ def start() -> Any:
 def set_lang(code: str) -> Any:
     if code in ("en", "sv", "de"):
         session["lang"] = code
-    target = request.args.get("next", "/")
-    return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
+    return redirect(same_site(request.args.get("next", "/")))
+
+
+#: A path of this site: one slash, then no second slash or backslash (``//host`` and ``/\\host`` are other sites
+#: to a browser), and no whitespace or control character anywhere (browsers drop tabs and newlines, so
+#: ``/\t/evil.com`` is ``//evil.com``; a newline in a header is refused by the server).
+_SAME_SITE = re.compile(r"/(?![/\\])[^\s\\\x00-\x1f\x7f]*")
+
+
+def same_site(target: str) -> str:
+    """``target`` if it is a relative path of this site, else ``/`` (never an open redirect, never a 500)."""
+    return target if _SAME_SITE.fullmatch(target) and target.isprintable() else "/"
 
 
 @bp.get("/e/<token>")
 def edit_link(token: str) -> Any:
-    wait = ratelimit.limiter().retry_after(ratelimit.client_key())
-    if wait:
-        abort(429, _("Too many wrong links from this phone; try again in %(n)s seconds.", n=wait))
-    found = services.night_by_token(token[:64])
+    found = rights.link(token)  # 429 after too many wrong tokens; a wrong one is counted
     if found is None:
-        ratelimit.limiter().failed(ratelimit.client_key())
         abort(404)
     night, edit = found
     grant(night, edit)
@@ -210,6 +209,8 @@ def new_night() -> Any:
     form = NightForm()
     if form.validate_on_submit():
         try:
+            if form.group_token.data and rights.group(form.group_token.data) is None:  # a wrong one is counted
+                raise services.NotFound("No group has that token.")
             night = services.create_night(form.name.data, form.currency.data, form.player_names(),
                                           date=form.date.data, place=form.place.data or "",
                                           leader=form.leader.data or "",
@@ -362,16 +363,26 @@ def add_round(match_id: int) -> Any:
     expected = expected_seq(form)
     try:
         payload = parser(request.form, view, list(m.seats))
-        rnd, _state, created = services.add_round(match_id, payload, idem_key=form.form_token.data or None,
-                                                  expected_seq=expected)
+        idem = idempotency.from_request(saved_round, form=True)
+        rnd, _state = services.add_round(match_id, payload, idem=idem, expected_seq=expected)
+    except idempotency.Replayed as done:
+        return round_saved_again(match_id, done)
     except (RuleViolation, BadInput) as exc:
         return render_match(services.get_match(match_id), error=exc, posted=request.form, status=422)
     except services.Conflict as exc:
         return render_match(exc.match, posted=request.form, status=409, conflict=explain(exc))
-    if created:
-        flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
-    else:
-        flash(_("Round %(n)s was already saved; it counts once.", n=rnd.seq), "ok")
+    flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
+    return redirect(url_for("pages.match", match_id=match_id))
+
+
+def saved_round(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
+    """What a round form's key keeps: the round's number (a resent form says it counts once)."""
+    return 201, {"round": entered[0].seq}
+
+
+def round_saved_again(match_id: int, done: idempotency.Replayed) -> Any:
+    """The answer to a round form sent again with its key: nothing entered, the first round named."""
+    flash(_("Round %(n)s was already saved; it counts once.", n=done.body.get("round", "?")), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
 
 
@@ -387,10 +398,9 @@ def void_round(match_id: int, seq: int) -> Any:
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400, _("The form has expired; reload the page."))
-        idem = offline.page_idem(f"void:{match_id}:{seq}")  # a resent entry of the phone's queue: once
-        try:
-            if not offline.already_done(idem):
-                services.void_round(match_id, seq, form.reason.data or "", idem=idem)
+        try:  # a resent entry of the phone's queue is made once
+            with offline.once():
+                services.void_round(match_id, seq, form.reason.data or "", idem=offline.page_idem())
         except (RuleViolation, BadInput) as exc:
             error = exc
         else:
@@ -424,10 +434,9 @@ def close_match(match_id: int) -> Any:
                                crumb=f"{games.TITLES.get(m.game, m.game)} #{m.id}",
                                fields={"pot": form.pot.data, "to": to}, button=_("Close the match"),
                                button_id="confirm-close", box_id="close-confirm")
-    idem = offline.page_idem(f"close:{match_id}")  # a resent entry of the phone's queue: once
-    try:
-        if not offline.already_done(idem):
-            services.close_match(match_id, form.pot.data, to, idem=idem)
+    try:  # a resent entry of the phone's queue is made once
+        with offline.once():
+            services.close_match(match_id, form.pot.data, to, idem=offline.page_idem())
     except (RuleViolation, BadInput) as exc:
         return render_match(services.get_match(match_id), error=exc, status=422)
     flash(_("The match is closed."), "ok")

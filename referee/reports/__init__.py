@@ -10,19 +10,18 @@ engine's JSON states before and after each step.
 from __future__ import annotations
 
 import gc
-import hmac
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 from weasyprint import HTML
 
-from referee import games, services
+from referee import games, rights, services
 from referee.engine import RuleViolation
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
 from referee.models import Match, Night, Round
-from referee.pages import can_view
 from referee.reports import sheet
 
 bp = Blueprint("reports", __name__)
@@ -92,6 +91,20 @@ def deal_tricks(deal: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+@bp.app_template_filter("css_string")
+def css_string(text: str) -> Markup:
+    """``text`` as a quoted CSS string, for ``content:`` in a ``<style>`` (the PDF footer's night name).
+
+    HTML escaping is wrong there (a style sheet is raw text: ``Tom & Jerry``
+    printed as ``Tom &amp; Jerry``); every character but ASCII letters and
+    digits is written as a six-digit CSS escape instead (a space too: CSS
+    swallows one after an escape), so no quote, backslash or ``</style>``
+    can end the string or the sheet.
+    """
+    return Markup('"' + "".join(ch if ch.isalnum() and ch.isascii() else f"\\{ord(ch):06x}"
+                                for ch in text) + '"')
+
+
 def render_pdf(html: str) -> bytes:
     """HTML to PDF; fonts are the system's (DejaVu on Debian), embedded by WeasyPrint.
 
@@ -118,13 +131,10 @@ def pdf_response(data: bytes, filename: str) -> Response:
 
 
 def allowed(night: Night) -> bool:
-    """Readers of a sheet: a phone with rights, or the night's view or edit token."""
-    if can_view(night):
-        return True
+    """Readers of a sheet: a phone with rights, or the night's view or edit token (a wrong one is counted)."""
     auth = request.headers.get("Authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.args.get("view", "")
-    return bool(token) and any(hmac.compare_digest(token.encode(), t.encode())
-                               for t in (night.view_token, night.edit_token))
+    return rights.night_right(night, token or None, phone=True) is not rights.Right.NONE
 
 
 def readable(night: Night) -> Night:

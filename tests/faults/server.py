@@ -434,6 +434,7 @@ class Acked:
     match: int
     seq: int
     status: int
+    replayed: bool = False  # answered with Idempotent-Replayed: true (the first answer, sent again)
 
 
 def check_database(url: str, instance: Path, acked: list[Acked], sent_keys: set[str]) -> tuple[list[str], int]:

@@ -101,7 +101,8 @@ def writer(i: int, run: Run, port: int, match: MatchRef, seed: int) -> None:
                             {**headers, "Idempotency-Key": key})
             if reply.status in (200, 201):
                 with run.lock:
-                    run.acked.append(Acked(key, match.id, int(reply.json()["round"]), reply.status))
+                    run.acked.append(Acked(key, match.id, int(reply.json()["round"]), reply.status,
+                                    reply.headers.get("idempotent-replayed") == "true"))
                     run.acks_since[i] = run.acks_since.get(i, 0) + 1
                 break
             if reply.status not in (0, 503) or time.monotonic() > run.deadline:
@@ -212,7 +213,8 @@ def test_postgres_restart_under_load_answers_503_and_recovers(own_postgres: Post
             reply = quiet.request("POST", f"/api/matches/{match.id}/rounds", round_payload(random.Random(i)),
                                   {"Authorization": f"Bearer {match.edit_token}", "Idempotency-Key": key})
             assert reply.status == 201, f"write {i} after a quiet restart: {reply.status} {reply.body[:200]!r}"
-            run.acked.append(Acked(key, match.id, int(reply.json()["round"]), reply.status))
+            run.acked.append(Acked(key, match.id, int(reply.json()["round"]), reply.status,
+                                    reply.headers.get("idempotent-replayed") == "true"))
     finally:
         run.stop.set()
         if server is not None:

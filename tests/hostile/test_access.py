@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from flask import Flask, url_for
 
-from referee.pages import _fingerprint
+from referee.rights import fingerprint
 from tests.conftest import make_app
 from tests.web.helpers import Api
 
@@ -400,4 +400,4 @@ def test_tokens_are_compared_in_constant_time(world: tuple[Flask, NightInfo, Nig
     assert phone.get(f"/e/{b.edit}").status_code == 302
     assert phone.get(f"/nights/{b.night_id}/matches/new").status_code == 200
     # The session keeps a fingerprint of the edit token; that is what the pages compare.
-    assert compared(_fingerprint(b.edit)), "the pages compare edit rights without hmac.compare_digest"
+    assert compared(fingerprint(b.edit)), "the pages compare edit rights without hmac.compare_digest"

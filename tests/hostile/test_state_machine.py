@@ -42,6 +42,7 @@ from sqlalchemy import delete, select
 
 from referee import games
 from referee.engine import RuleViolation
+from referee.idempotency import Idem, Replayed
 from referee.models import db
 from referee.services import Conflict, add_round, close_match, get_match, get_night, state_of, void_round
 from tests.web.test_ledger_properties import (
@@ -207,8 +208,8 @@ class LedgerMachine(RuleBasedStateMachine):
             event("stake change: impossible (finished, or somebody is always bet)")
             return
         if good:
-            rnd, state, created = add_round(t.match_id, payload)
-            assert created and rnd.seq == len(t.events) + 1
+            rnd, state = add_round(t.match_id, payload)
+            assert rnd.seq == len(t.events) + 1
             t.events.append(Sent("round", payload))
             assert state == fold(t)
             assert fmt(state.stake) == payload["new_stake"], "the new stake did not take effect"
@@ -238,12 +239,15 @@ class LedgerMachine(RuleBasedStateMachine):
             self.refused(before, "stale round")
             return
         key = f"form-{t.match_id}-{next_seq}"
-        rnd, state, created = add_round(t.match_id, payload, idem_key=key, expected_seq=next_seq)
-        assert created and rnd.seq == next_seq
+        idem = Idem(scope="page", key=key, render=lambda entered: (201, {"round": entered[0].seq}), fingerprint=key)
+        rnd, state = add_round(t.match_id, payload, idem=idem, expected_seq=next_seq)
+        assert rnd.seq == next_seq
         t.events.append(Sent("round", payload))
+        assert state == fold(t)
         after = db_picture()
-        again, state2, created2 = add_round(t.match_id, payload, idem_key=key)
-        assert not created2 and again.seq == next_seq and state2 == state == fold(t)
+        with pytest.raises(Replayed) as again:
+            add_round(t.match_id, payload, idem=Idem(scope="page", key=key, render=idem.render, fingerprint=key))
+        assert again.value.body == {"round": next_seq} and again.value.status == 201
         assert db_picture() == after, "a repeated form changed the database"
 
     # --- voids and closes -------------------------------------------------------------------

@@ -33,6 +33,23 @@ def test_redact_covers_links_query_and_bearer() -> None:
     assert redact("GET /nights/7 HTTP/1.1") == "GET /nights/7 HTTP/1.1"  # nothing else is touched
 
 
+def _encoded(token: str) -> str:
+    """``token`` with its first character percent-encoded: the same link to the server, other text in a log."""
+    return f"%{ord(token[0]):02X}{token[1:]}"
+
+
+def test_redact_decodes_before_looking() -> None:
+    """Issue 25.4: a percent-encoded token works as a link, so it must not reach the log either."""
+    tok = "pOdP-123_xyzXYZ0987654321abcdefgh"
+    for line in (f"GET /e/{_encoded(tok)} HTTP/1.1", f"GET /groups/{_encoded(tok)}", f"/api/nights/1?%76iew={tok}",
+                 f"/lang/en?next=%2Fe%2F{tok}", f"/lang/en?next=%252Fv%252F{tok}",
+                 f"/lang/en?next=%2Fnights%2F1%2Fexport.csv%3Fview%3D{tok}", f"/v/{tok} and /e/{_encoded(tok)}"):
+        clean = redact(line)
+        assert tok not in clean and tok[1:] not in clean, line
+        assert MARK in clean, line
+    assert redact("GET /nights/7?q=%C3%A4 HTTP/1.1") == "GET /nights/7?q=%C3%A4 HTTP/1.1"  # no token: left as sent
+
+
 def _serve(url: str, tmp: Path) -> tuple[subprocess.Popen[bytes], int, Path, Path]:
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "log-test", "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-m", "flask", "--app", "referee", "init-db"], env=env, cwd=ROOT, check=True,
@@ -65,7 +82,10 @@ def test_no_token_in_gunicorn_logs(backend: str, tmp_path: Path) -> None:
         edit, view = night["edit_token"], night["view_token"]
         phone = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # keeps the session cookie
         for path in (f"/e/{edit}", f"/v/{view}", f"/api/nights/{night['id']}?view={view}",
-                     f"/nights/{night['id']}/settlement.pdf?view={view}"):
+                     f"/nights/{night['id']}/settlement.pdf?view={view}",
+                     # percent-encoded, the same links to the server (issue 25.4)
+                     f"/e/{_encoded(edit)}", f"/groups/{_encoded(night['group_token'])}",
+                     f"/api/nights/{night['id']}?%76iew={view}", f"/lang/en?next=%2Fv%2F{view}"):
             assert phone.open(base + path, timeout=10).status == 200, path
         _json(urllib.request.Request(f"{base}/api/nights/{night['id']}",
                                      headers={"Authorization": f"Bearer {edit}"}))
@@ -74,6 +94,7 @@ def test_no_token_in_gunicorn_logs(backend: str, tmp_path: Path) -> None:
         proc.wait(timeout=20)
     logs = access.read_text() + error.read_text()
     assert edit not in logs and view not in logs
+    assert edit[1:] not in logs and view[1:] not in logs and night["group_token"][1:] not in logs
     assert access.read_text().count(MARK) >= 4  # the token-bearing requests were logged, redacted
     assert "/e/" + MARK in access.read_text()
 

@@ -227,3 +227,14 @@ def test_revoking_the_edit_link_logs_out_other_phones(client: Any, app: Any) -> 
     with app.app_context():
         night = services.get_night(night_id)
         assert night.edit_token != old_edit and "Gun" in night.player_names and "Fia" not in night.player_names
+
+
+def test_language_switch_goes_back_only_to_this_site(client: Any) -> None:
+    """Issue 25.6: ``next`` is a path of this site, or the switch goes to ``/`` (never elsewhere, never a 500)."""
+    for target in ("/%09/evil.com", "/%0A/evil.com", "/%0D/evil.com", "//evil.com", "/\\evil.com", "/%5Cevil.com",
+                   "https://evil.com", "evil.com", "/ok%0Aset-cookie:x=1", "/%00", "/ /evil.com"):
+        resp = client.get(f"/lang/en?next={target}")
+        assert resp.status_code == 302, target
+        assert resp.headers["Location"] == "/", target
+    resp = client.get("/lang/de?next=/nights/3%3Fplan%3Dleader")
+    assert resp.status_code == 302 and resp.headers["Location"] == "/nights/3?plan=leader"

@@ -11,12 +11,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from flask import session
-
 from referee import services
 from referee.engine.cards import SUIT_SYMBOLS, SUITS
 from referee.models import Match
-from referee.pages import can_edit
+from referee.pages import can_view
 
 #: The suit buttons of the card pickers (trick referee, eye counter): code, symbol, red.
 SUIT_BUTTONS: tuple[tuple[str, str, bool], ...] = tuple((s, SUIT_SYMBOLS[s], s in ("H", "D")) for s in SUITS)
@@ -34,7 +32,7 @@ def opened_match(raw: str | None, game: str) -> Match | None:
         match = services.get_match(int(raw))
     except services.NotFound:
         return None
-    if match.game != game or not (can_edit(match.night) or match.night.id in session.get("view", [])):
+    if match.game != game or not can_view(match.night):
         return None
     return match
 

@@ -44,6 +44,7 @@ from flask import get_template_attribute, jsonify, render_template, request
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
+from referee import json_depth
 from referee.engine import BadInput
 from referee.engine import knaker_pile as kp
 from referee.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card
@@ -164,7 +165,7 @@ def read_history(text: str) -> list[tuple[str, str]]:
     if len(text) > MAX_HISTORY_TEXT:
         return []
     try:
-        data = json.loads(text) if text else []
+        data = json_depth.loads(text) if text else []
     except ValueError:
         return []
     if not isinstance(data, list):

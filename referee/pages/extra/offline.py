@@ -9,24 +9,27 @@ shell cache.
 The queue itself lives in the phone (``static/js/offline.js``, IndexedDB):
 every tap of a round, void, close or payment form gets an idempotency key
 there, stored before the first send, and goes in the form's ``form_token``.
-The server makes a resent entry harmless: rounds and payments were already
-idempotent by ``form_token``; voids and closes are made so here
+The server makes a resent entry harmless: every queued form's ``form_token``
+is its idempotency key, through the one path of :mod:`referee.idempotency`
 (:func:`page_idem`, the reply kept in the write's own transaction as for the
-API). :func:`_note_done` tells the following pages which keys were just saved, so
-the phone can strike them from its queue without sending them again.
+API; a key resent with other fields is refused). :func:`_note_done` tells the
+following pages which keys were just saved, so the phone can strike them from
+its queue without sending them again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from flask import Response, current_app, get_flashed_messages, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 
-from referee import services
+from referee import idempotency, services
 from referee.pages import bp
 
 #: The shell: every page's styles and scripts, and the icon and manifest (paths under static/).
@@ -57,17 +60,21 @@ def service_worker() -> Any:
     return resp
 
 
-def page_idem(scope: str) -> services.Idem | None:
-    """The form's ``form_token`` as an idempotency key of a page write (void, close), if it sent one."""
-    key = (request.form.get("form_token") or "").strip()[:100]
-    if not key:
-        return None
-    return services.Idem(scope=f"page:{scope}", key=key, render=lambda _result: (200, {}))
+def page_idem() -> idempotency.Idem | None:
+    """The form's ``form_token`` as the idempotency key of a page write (void, close, payment), if it sent one.
+
+    Raises :class:`idempotency.Replayed` when the write was made before (see :func:`once`).
+    """
+    return idempotency.from_request(lambda _result: (200, {}), form=True)
 
 
-def already_done(idem: services.Idem | None) -> bool:
-    """Whether this key's write was made before (a resent entry of the phone's queue)."""
-    return idem is not None and services.stored_reply(idem.scope, idem.key) is not None
+@contextmanager
+def once() -> Iterator[None]:
+    """A page write that was made before (a resent entry of the phone's queue) ends here as if made now."""
+    try:
+        yield
+    except idempotency.Replayed:
+        pass
 
 
 @bp.after_app_request
@@ -78,7 +85,7 @@ def _note_done(resp: Response) -> Response:
     the phone drops that entry from its queue instead of sending it again.
     """
     if (request.method == "POST" and request.endpoint in QUEUED_ENDPOINTS and resp.status_code in (302, 303)
-            and (key := (request.form.get("form_token") or "").strip()[:100])):
+            and (key := idempotency.form_key())):
         session["offline_done"] = [key, *[k for k in done_keys() if k != key]][:DONE_KEPT]
     return resp
 
@@ -103,7 +110,7 @@ def posted_key() -> str:
     if request.method != "POST" or request.endpoint not in QUEUED_ENDPOINTS:
         return ""
     try:
-        return (request.form.get("form_token") or "").strip()[:100]
+        return idempotency.form_key()
     except Exception:  # an unreadable or oversized body: its error page names no key
         return ""
 

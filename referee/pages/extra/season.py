@@ -17,20 +17,15 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, abort, render_template, request, url_for
-from flask_babel import gettext as _
 
-from referee import ratelimit, season, services
+from referee import rights, season
 from referee.models import Group, Night
 from referee.pages import _night, bp, can_edit, can_view
 
 
 def _group(token: str) -> Group:
-    wait = ratelimit.limiter().retry_after(ratelimit.client_key())
-    if wait:
-        abort(429, _("Too many wrong links from this phone; try again in %(n)s seconds.", n=wait))
-    group = services.group_by_token(token)
+    group = rights.group(token)  # 429 after too many wrong tokens; a wrong one is counted
     if group is None:
-        ratelimit.limiter().failed(ratelimit.client_key())
         abort(404)
     return group
 

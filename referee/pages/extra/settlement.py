@@ -59,9 +59,10 @@ def add_payment(night_id: int) -> Any:
     form = RoundForm()
     if not form.validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
-    try:
-        payments.record_payment(nt, request.form.get("payer"), request.form.get("payee"),
-                                request.form.get("amount", ""), idem_key=form.form_token.data or None)
+    try:  # a double tap or a resent entry of the phone's queue pays once
+        with offline.once():
+            payments.record_payment(nt, request.form.get("payer"), request.form.get("payee"),
+                                    request.form.get("amount", ""), idem=offline.page_idem())
     except (RuleViolation, BadInput) as exc:
         return _refused(nt, exc, request.form.get("plan"))
     flash(_("Payment recorded."), "ok")
@@ -78,10 +79,9 @@ def void_payment(night_id: int, payment_id: int) -> Any:
         page = _confirm_void_payment(nt, payment_id, form)
         if page is not None:
             return page
-    idem = offline.page_idem(f"payvoid:{night_id}:{payment_id}")  # a resent entry of the phone's queue: once
-    try:
-        if not offline.already_done(idem):
-            payments.void_payment(nt, payment_id, form.reason.data or "", idem=idem)
+    try:  # a resent entry of the phone's queue is made once
+        with offline.once():
+            payments.void_payment(nt, payment_id, form.reason.data or "", idem=offline.page_idem())
     except (RuleViolation, BadInput) as exc:
         return _refused(nt, exc)
     except services.NotFound:

@@ -24,12 +24,12 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from referee import games, services
+from referee import games, idempotency, services
 from referee.engine import BadInput, RuleViolation, questions, tricks
 from referee.engine.cards import RANKS
 from referee.messages import explain
 from referee.models import Match
-from referee.pages import _match, _round_form, bp, can_edit, expected_seq
+from referee.pages import _match, _round_form, bp, can_edit, expected_seq, round_saved_again, saved_round
 from referee.pages.extra import SUIT_BUTTONS, opened_match
 from referee.pages.forms import RoundForm
 
@@ -134,14 +134,13 @@ def round_from_deal(match_id: int) -> Any:
         payload["svangare"] = setup.leader  # the engine checks it against SK-11
     deal = {k: v for k, v in setup.request_json(match.game).items() if k != "game"}
     try:  # the deal is judged again by the service and stored with the round, in its INSERT
-        rnd, _state, created = services.add_round(match_id, payload, idem_key=form.form_token.data or None,
-                                                  expected_seq=expected, deal=deal)
+        idem = idempotency.from_request(saved_round, form=True)
+        rnd, _state = services.add_round(match_id, payload, idem=idem, expected_seq=expected, deal=deal)
+    except idempotency.Replayed as done:
+        return round_saved_again(match_id, done)
     except (RuleViolation, BadInput) as exc:
         return _page(match.game, setup, services.get_match(match_id), verdict, explain(exc), 422)
     except services.Conflict as exc:
         return _page(match.game, setup, exc.match, verdict, explain(exc), 409)
-    if created:
-        flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
-    else:
-        flash(_("Round %(n)s was already saved; it counts once.", n=rnd.seq), "ok")
+    flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
