@@ -8,7 +8,7 @@ WORKERS ?= 2
 THREADS ?= 150
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
-.PHONY: npm run test lint check translations messages deps-system browser-engine axe bench soak clean
+.PHONY: npm run test lint check translations messages deps-system browser-engine static-compressed axe bench soak clean
 
 ## The engine in the browser (Pyodide from the npm registry, pinned) and the engine bundle built from
 ## the source; both under static/pyodide/, which git ignores.
@@ -53,7 +53,18 @@ $(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py refere
 	$(MAKE) --no-print-directory translations
 	$(PY) -m referee.bundle $@ >/dev/null
 
-browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/referee_engine.zip
+## Pyodide's standard library without the modules the engine never imports, its entries stored (brotli on the
+## wire does better than deflate file by file): referee/stdlib_trim.py.
+$(PYODIDE_DIR)/.stdlib-trimmed: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) referee/stdlib_trim.py | $(VENV)/.installed
+	$(PY) -m referee.stdlib_trim $(PYODIDE_DIR)/python_stdlib.zip
+	touch $@
+
+browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/.stdlib-trimmed $(PYODIDE_DIR)/referee_engine.zip
+
+## Brotli and gzip variants of every static file, Pyodide's included (referee/static_compress.py; only the files
+## changed since: Pyodide's WebAssembly takes about a minute once, at brotli's best).
+static-compressed: $(VENV)/.installed browser-engine
+	$(PY) -m referee.static_compress static
 
 ## axe-core for the browser tests' accessibility checks (npm registry, pinned; git ignores it).
 AXE_VERSION := 4.14.1
@@ -66,7 +77,7 @@ $(AXE_DIR)/.version-$(AXE_VERSION): | npm
 axe: $(AXE_DIR)/.version-$(AXE_VERSION)
 
 ## make run: install, create or migrate the database, serve with gunicorn.
-run: $(VENV)/.installed translations browser-engine
+run: $(VENV)/.installed translations browser-engine static-compressed
 	$(VENV)/bin/flask --app referee db upgrade
 	exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
 		--logger-class referee.logs.GunicornLogger \
@@ -83,12 +94,12 @@ deps-system:
 	else echo "not allowed to install:$$missing (the tests needing them will skip)"; fi
 
 ## make test: install what the tests need and run them all (SQLite and PostgreSQL).
-test: $(VENV)/.installed-test translations deps-system browser-engine axe
+test: $(VENV)/.installed-test translations deps-system browser-engine static-compressed axe
 	$(VENV)/bin/ruff check referee tests bench
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-bench: $(VENV)/.installed-test browser-engine
+bench: $(VENV)/.installed-test browser-engine static-compressed
 	$(PY) bench/settle.py
 	$(PY) bench/pdf.py
 	$(PY) bench/season.py
