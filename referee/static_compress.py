@@ -48,7 +48,8 @@ def compress(root: Path) -> list[Path]:
         return not_shrunk.get(path.relative_to(root).as_posix()) == [stat.st_mtime_ns, stat.st_size]
 
     todo = [p for p in sorted(root.rglob("*")) if p.is_file() and compressor.should_compress(p.name)
-            and not p.name.startswith(".") and not known(p) and not any(fresh(p.with_name(p.name + s), p) for s in VARIANTS)]
+            and not p.name.startswith(".") and not known(p)
+            and not any(fresh(p.with_name(p.name + s), p) for s in VARIANTS)]
 
     def one(path: Path) -> None:
         for stale in (path.with_name(path.name + s) for s in VARIANTS):
