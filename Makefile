@@ -109,6 +109,7 @@ bench: $(VENV)/.installed-test browser-engine static-compressed
 	$(PY) bench/browser_engine.py
 	$(PY) bench/peer.py
 	$(PY) bench/size.py
+	$(PY) bench/phone.py
 
 ## make soak: 50 clients on 25 matches for 10 minutes, SQLite then PostgreSQL (about 21 minutes).
 soak: $(VENV)/.installed-test deps-system
