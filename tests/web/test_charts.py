@@ -305,3 +305,47 @@ def test_kept_folds_never_cross_databases(tmp_path: Any) -> None:
         root = svg_of(viewer(client, api).get("/matches/1").get_data(as_text=True), "balance-chart")
         seen.append(set(lines(root)))
     assert seen == [{"Anna", "Bo", "Cia"}, {"Xena", "Yves", "Zoe"}]
+
+
+def test_after_a_void_the_fold_restarts_from_the_checkpoint_before_it(app: Any, client: Any,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: a void refolds from the kept checkpoint before the voided round, not the whole log, and the
+    result is the same as a fold from scratch."""
+    from referee import history, services
+
+    monkeypatch.setattr(history, "CHECKPOINT_EVERY", 3)
+    applied: list[int] = []
+    real = services.apply_event
+
+    def counted(match: Any, state: Any, kind: str, payload: Any) -> Any:
+        applied.append(1)
+        return real(match, state, kind, payload)
+
+    monkeypatch.setattr(services, "apply_event", counted)
+    api = Api(client)
+    api.new_night(PLAYERS)
+    mid, _ledger, _pots = svangknack_match(api, 14)
+
+    def seen() -> history.History:
+        with app.app_context():
+            return history.history(services.get_match(mid))
+
+    def fresh() -> history.History:
+        with app.app_context():
+            history.clear()
+            return history.history(services.get_match(mid))
+
+    seen()
+    # Checkpoints after 0, 3, 6, 9 and 12 events: voiding round 14 refolds round 13 from the one at 12;
+    # then round 13 refolds nothing; then round 12 refolds rounds 10 and 11 from the one at 9.
+    for voided, refolded in ((14, 1), (13, 0), (12, 2)):
+        assert api.call("POST", f"/api/matches/{mid}/rounds/{voided}/void", {"reason": "slip"})[0] == 200
+        applied.clear()
+        after = seen()
+        assert len(applied) == refolded, (voided, len(applied))
+        assert after == fresh() and after.seqs == tuple(range(voided))
+        seen()  # the kept fold again, with its checkpoints (fresh() forgot them)
+    sv = api.match(mid)["state"]["svangare"]
+    assert api.round(mid, {"participants": [sv]})[0] == 201  # a round after the voids: extended by one step
+    applied.clear()
+    assert seen() == fresh() and len(applied) == 1 + 12
