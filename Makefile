@@ -9,7 +9,7 @@ WORKERS ?= 2
 THREADS ?= 400
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
-.PHONY: npm run test lint check translations messages deps-system browser-engine axe api-docs bench soak clean
+.PHONY: npm run test lint check translations messages deps-system browser-engine static-compressed axe api-docs bench soak clean
 
 ## The engine in the browser (Pyodide from the npm registry, pinned) and the engine bundle built from
 ## the source; both under static/pyodide/, which git ignores.
@@ -54,7 +54,18 @@ $(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py refere
 	$(MAKE) --no-print-directory translations
 	$(PY) -m referee.bundle $@ >/dev/null
 
-browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/referee_engine.zip
+## Pyodide's standard library without the modules the engine never imports, its entries stored (brotli on the
+## wire does better than deflate file by file): referee/stdlib_trim.py.
+$(PYODIDE_DIR)/.stdlib-trimmed: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) referee/stdlib_trim.py | $(VENV)/.installed
+	$(PY) -m referee.stdlib_trim $(PYODIDE_DIR)/python_stdlib.zip
+	touch $@
+
+browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/.stdlib-trimmed $(PYODIDE_DIR)/referee_engine.zip
+
+## Brotli and gzip variants of every static file, Pyodide's included (referee/static_compress.py; only the files
+## changed since: Pyodide's WebAssembly takes about a minute once, at brotli's best).
+static-compressed: $(VENV)/.installed browser-engine api-docs
+	$(PY) -m referee.static_compress static
 
 ## axe-core for the browser tests' accessibility checks (npm registry, pinned; git ignores it).
 AXE_VERSION := 4.14.1
@@ -81,7 +92,7 @@ $(API_DOCS_DIR)/.version-$(SWAGGER_UI_VERSION): | npm
 api-docs: $(API_DOCS_DIR)/.version-$(SWAGGER_UI_VERSION)
 
 ## make run: install, create or migrate the database, serve with gunicorn.
-run: $(VENV)/.installed translations browser-engine api-docs
+run: $(VENV)/.installed translations browser-engine api-docs static-compressed
 	$(VENV)/bin/flask --app referee db upgrade
 	LIVE_STREAMS=$${LIVE_STREAMS:-$$(( $(THREADS) - 60 ))} exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
 		--logger-class referee.logs.GunicornLogger \
@@ -98,12 +109,12 @@ deps-system:
 	else echo "not allowed to install:$$missing (the tests needing them will skip)"; fi
 
 ## make test: install what the tests need and run them all (SQLite and PostgreSQL).
-test: $(VENV)/.installed-test translations deps-system browser-engine axe api-docs
+test: $(VENV)/.installed-test translations deps-system browser-engine axe api-docs static-compressed
 	$(VENV)/bin/ruff check referee tests bench
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-bench: $(VENV)/.installed-test browser-engine
+bench: $(VENV)/.installed-test browser-engine static-compressed
 	$(PY) bench/settle.py
 	$(PY) bench/pdf.py
 	$(PY) bench/season.py
@@ -113,6 +124,7 @@ bench: $(VENV)/.installed-test browser-engine
 	$(PY) bench/browser_engine.py
 	$(PY) bench/peer.py
 	$(PY) bench/size.py
+	$(PY) bench/phone.py
 
 ## make soak: 50 clients on 25 matches for 10 minutes, SQLite then PostgreSQL (about 21 minutes).
 soak: $(VENV)/.installed-test deps-system

@@ -14,14 +14,19 @@ games, a Schwimmen and a Knaker match). Then it times, as medians of
 
 - the floor: WeasyPrint rendering a plain one-page document with the sheets'
   font (DejaVu Sans) through the same ``render_pdf``, warmed up first so font
-  loading is not counted; 25 runs before the sheets and 25 after the
-  protocol, and the ratios divide by the median of all 50 (a short render's
-  CPU time wanders by a fifth between two medians of five);
+  loading is not counted;
 - the settlement sheet, first print: ``reports.settlement_html`` +
   ``render_pdf`` with every kept payment code and QR image cleared first;
   printed again: with them kept;
 - the score protocol of the 300-round Svängknack (``protocol_html`` +
   ``render_pdf``);
+
+all in one loop (``bench/spread.py``, issue 29): each round times the floor
+(the median of 5 runs, before and after), then each sheet, so that every
+round gives its own ratio, free of a change of load between two blocks; the
+ratio shown is the median of the rounds' ratios with their lowest and
+highest. A ratio is PASS only when its whole spread is within the goal, and
+says SPREAD when the spread crosses it.
 - ``referee.settle.settle`` for 20 players with non-zero balances.
 
 Goals (PASS/MISS, issue 17): sheet (first print) at most 3x the floor and
@@ -53,6 +58,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from spread import describe, interleaved  # noqa: E402
 
 PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Filip", "Greta", "Hugo", "Ida", "Jonas", "Karin", "Lars",
            "Maja", "Nils", "Olle", "Pia"]
@@ -85,34 +93,20 @@ def same_text(html: str) -> str:
     return FLOOR_HTML.split("<body>", 1)[0] + f"<body>{paragraphs}</body></html>"
 
 
-#: CPU seconds of the process, per figure, next to the wall-clock medians (see :func:`median_time`).
-CPU: dict[str, float] = {}
-#: Every run's CPU seconds, per figure.
-CPU_RUNS: dict[str, list[float]] = {}
-#: The floor is short (about 17 ms) and its CPU time varies by a fifth from one median of five to the
-#: next; every ratio divides by it, so it gets more runs, before the sheets and again after the protocol.
-FLOOR_RUNS = 25
+#: A round's floor: the median of this many runs (a 17 ms render wanders more than a long one).
+FLOOR_REPS = 5
 
 
-def median_time(fn: Callable[[], Any], runs: int, warmup: int = 1, name: str = "") -> tuple[float, Any]:
-    """Median wall-clock seconds of ``fn`` over ``runs`` runs, after ``warmup`` untimed ones.
-
-    With ``name``, the median CPU time of the process over the same runs goes
-    to ``CPU[name]``: a render is one thread's work, so CPU time is that work
-    even when other programs share the cores and stretch the wall clock.
-    """
+def median_time(fn: Callable[[], Any], runs: int, warmup: int = 1) -> tuple[float, Any]:
+    """Median wall-clock seconds of ``fn`` over ``runs`` runs, after ``warmup`` untimed ones (no ratio)."""
     result = None
     for _ in range(warmup):
         result = fn()
-    times, cpu = [], []
+    times = []
     for _ in range(runs):
-        start, start_cpu = time.perf_counter(), time.process_time()
+        start = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-    if name:
-        CPU[name] = statistics.median(cpu)
-        CPU_RUNS[name] = cpu
     return statistics.median(times), result
 
 
@@ -231,20 +225,18 @@ def main() -> None:
 
             for _ in range(3):  # fonts found, loaded and cached before anything is timed
                 render_pdf(FLOOR_HTML)
-            floor, floor_pdf = median_time(lambda: render_pdf(FLOOR_HTML), max(runs, FLOOR_RUNS), name="floor")
-            sheet, sheet_pdf = median_time(cold_sheet, runs, name="sheet")
-            warm, _ = median_time(lambda: render_pdf(settlement_html(night)), runs, name="warm")
-            html_only, _ = median_time(lambda: settlement_html(night), runs)
-            rss_sheet_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             text_html = same_text(settlement_html(night))
-            text_only, text_pdf = median_time(lambda: render_pdf(text_html), runs, name="text")
             proto_runs = min(runs, PROTOCOL_RUNS)
-            proto, proto_pdf = median_time(lambda: render_pdf(protocol_html(long_match)), proto_runs, warmup=0,
-                                           name="proto")
-            proto_html, _ = median_time(lambda: protocol_html(long_match), runs)
-            floor_after, _ = median_time(lambda: render_pdf(FLOOR_HTML), max(runs, FLOOR_RUNS), name="floor_after")
+            cold_sheet()  # the warm-up of each: untimed
+            render_pdf(text_html)
+            floor, timed, ratios = interleaved(
+                lambda: render_pdf(FLOOR_HTML),
+                {"sheet": cold_sheet, "warm": lambda: render_pdf(settlement_html(night)),
+                 "text": lambda: render_pdf(text_html), "proto": lambda: render_pdf(protocol_html(long_match))},
+                runs, floor_reps=FLOOR_REPS, limits={"proto": proto_runs})
             rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
+            html_only, _ = median_time(lambda: settlement_html(night), runs)
+            proto_html, _ = median_time(lambda: protocol_html(long_match), runs)
             tracemalloc.start()
             render_pdf(settlement_html(night))
             sheet_traced = tracemalloc.get_traced_memory()[1] / 2**20
@@ -262,43 +254,43 @@ def main() -> None:
 
         return len(PdfReader(io.BytesIO(data)).pages)
 
-    cpu_floor = statistics.median(CPU_RUNS["floor"] + CPU_RUNS["floor_after"])  # the ratios' denominator
+    cpu_floor = statistics.median(floor.cpu)
+    floor_wall = statistics.median(floor.wall)
+    sheet_pdf, proto_pdf, floor_pdf = timed["sheet"].result, timed["proto"].result, floor.result
+    sheet = statistics.median(timed["sheet"].wall)
     sheet_pages, proto_pages = pages(sheet_pdf), pages(proto_pdf)
     print()
-    print("figure                               wall ms  x floor |  CPU ms  x floor |  size")
-    for label, wall, key, size, note in (
-            ("floor (plain one-page document)", floor, "floor", len(floor_pdf), ""),
-            ("floor again, after the protocol", floor_after, "floor_after", None, ""),
-            ("settlement sheet, first print", sheet, "sheet", len(sheet_pdf),
+    print("figure                               wall ms |  CPU ms  x floor [spread over rounds] |  size")
+    for label, runs_of, key, size, note in (
+            ("floor (plain one-page document)", floor, "", len(floor_pdf), f"{len(floor.cpu)} runs"),
+            ("settlement sheet, first print", timed["sheet"], "sheet", len(sheet_pdf),
              f"{sheet_pages} pages, {len(re.findall(rb'/Subtype /Image', sheet_pdf))} QR images; "
              f"HTML alone {html_only * 1000:.1f} ms"),
-            ("settlement sheet, printed again", warm, "warm", None, "QR codes already built (kept per payload)"),
-            (f"protocol, {LONG_ROUNDS}-round Svängknack", proto, "proto", len(proto_pdf),
-             f"{proto_pages} pages, {proto / floor / proto_pages:.2f}x floor a page (wall); "
-             f"HTML alone {proto_html * 1000:.1f} ms; median of {proto_runs}, no warm-up"),
-            ("reference: sheet text as paragraphs", text_only, "text", None, f"{pages(text_pdf)} pages")):
+            ("settlement sheet, printed again", timed["warm"], "warm", None,
+             "QR codes already built (kept per payload)"),
+            (f"protocol, {LONG_ROUNDS}-round Svängknack", timed["proto"], "proto", len(proto_pdf),
+             f"{proto_pages} pages; HTML alone {proto_html * 1000:.1f} ms; {proto_runs} rounds"),
+            ("reference: sheet text as paragraphs", timed["text"], "text", None, "")):
         kib = f"{size / 1024:6.1f} KiB" if size else " " * 10
-        print(f"{label:<36} {wall * 1000:7.1f}  {wall / floor:6.2f}x | {CPU[key] * 1000:7.1f}  "
-              f"{CPU[key] / cpu_floor:6.2f}x | {kib}  {note}")
+        ratio = (f"{statistics.median(ratios[key]):6.2f}x [{min(ratios[key]):.2f}-{max(ratios[key]):.2f}]"
+                 if key else " " * 22)
+        print(f"{label:<36} {statistics.median(runs_of.wall) * 1000:7.1f} | "
+              f"{statistics.median(runs_of.cpu) * 1000:7.1f}  {ratio:<22} | {kib}  {note}")
     print(f"settle, 20 non-zero balances        {settle_s * 1000:8.2f} ms  {len(plan.transfers)} transfers, "
           f"exact={plan.exact}")
-    print(f"peak memory (ru_maxrss): {rss_sheet_mb:.0f} MB after the floor and sheet runs, {rss_mb:.0f} MB after "
-          f"the {LONG_ROUNDS}-round protocol too; tracemalloc peak of one sheet render (Python objects only) "
-          f"{sheet_traced:.1f} MB")
-    print(f"Floor: median CPU time of {len(CPU_RUNS['floor']) + len(CPU_RUNS['floor_after'])} runs, "
-          f"{cpu_floor * 1000:.1f} ms. Ratios are taken in this run against this run's floor; the goals are "
-          "judged on CPU time (one thread's work, less disturbed by other programs on the machine), wall clock "
-          "shown too.")
+    print(f"peak memory (ru_maxrss): {rss_mb:.0f} MB after every render; tracemalloc peak of one sheet render "
+          f"(Python objects only) {sheet_traced:.1f} MB")
+    print(f"Floor: median CPU time {cpu_floor * 1000:.1f} ms (wall {floor_wall * 1000:.1f} ms). Each round times the "
+          "floor and then each sheet; a ratio is the round's sheet over the round's floor (CPU time: one thread's "
+          "work), shown as the median and the spread of the rounds.")
     print()
-    sheet_ratio, proto_ratio = CPU["sheet"] / cpu_floor, CPU["proto"] / cpu_floor
-    print(f"{verdict(sheet_ratio <= GOAL_SHEET_RATIO)}  settlement sheet at most {GOAL_SHEET_RATIO:g}x the floor "
-          f"({sheet_ratio:.2f}x first print, {CPU['warm'] / cpu_floor:.2f}x printed again; wall "
-          f"{sheet / floor:.2f}x)")
-    print(f"{verdict(proto_ratio <= GOAL_PROTOCOL_RATIO)}  {LONG_ROUNDS}-round protocol at most "
-          f"{GOAL_PROTOCOL_RATIO:g}x the floor ({proto_ratio:.2f}x, {proto_pages} pages; wall {proto / floor:.2f}x)")
+    print(f"settlement sheet at most {GOAL_SHEET_RATIO:g}x the floor: "
+          f"{describe(ratios['sheet'], GOAL_SHEET_RATIO)}; printed again "
+          f"{statistics.median(ratios['warm']):.2f}x")
+    print(f"{LONG_ROUNDS}-round protocol at most {GOAL_PROTOCOL_RATIO:g}x the floor: "
+          f"{describe(ratios['proto'], GOAL_PROTOCOL_RATIO)}")
     print(f"{verdict(sheet < GOAL_SHEET_SECONDS)}  sheet under {GOAL_SHEET_SECONDS:g} s ({sheet:.3f} s)")
-    print(f"{verdict(rss_mb < GOAL_RSS_MB)}  peak memory of the whole run under {GOAL_RSS_MB:g} MB ({rss_mb:.0f} MB; "
-          f"{rss_sheet_mb:.0f} MB before the protocol)")
+    print(f"{verdict(rss_mb < GOAL_RSS_MB)}  peak memory of the whole run under {GOAL_RSS_MB:g} MB ({rss_mb:.0f} MB)")
     print(f"{verdict(settle_s * 1000 < GOAL_SETTLE_MS)}  settle for 20 players under {GOAL_SETTLE_MS:g} ms "
           f"({settle_s * 1000:.2f} ms)")
 

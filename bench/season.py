@@ -18,8 +18,9 @@ warm-up:
 - the season sheet ``GET /groups/<token>/season.pdf`` (warm);
 - what the running-balance chart costs a match page: the page of a
   2,000-round Svängknack (its chart sampled to 160 points per line) warm,
-  cold, and the first view after another round was entered (the kept fold is
-  extended by one step), against the page of a 1-round match
+  cold, the first view after another round was entered (the kept fold is
+  extended by one step) and the first after a void of the last round (the
+  kept fold cut back to its last checkpoint, issue 29), against the page of a 1-round match
   (``bench/load.py``'s goal: the long page within 1.5 times the short one).
 
 Goals (PASS/MISS): the group page under 200 ms (warm and cold are both
@@ -195,12 +196,22 @@ def main() -> None:
                 services.add_round(long_id, {"participants": [state.players[(state.dealer + 1) % 5]]})
                 db.session.remove()
 
+        def void_last() -> None:  # the leader voids the last round: the kept fold goes back to a checkpoint
+            from referee import services
+
+            with app.app_context():
+                last = max(r.seq for r in services.get_match(long_id).rounds if not r.void)
+                services.void_round(long_id, last, "bench")
+                db.session.remove()
+
         short = median_time(match_page(short_id), runs)
         long_next = median_time(match_page(long_id), runs, before=next_round)
         long_warm = median_time(match_page(long_id), runs)
         long_cold = median_time(match_page(long_id), runs, before=history.clear)
+        long_void = median_time(match_page(long_id), runs, before=void_last)
         print(f"match page with chart, 1 round         wall {short[0] * 1000:6.1f} ms, CPU {short[1] * 1000:6.1f} ms")
         for label, fig in (("2,000 rounds, warm", long_warm), ("2,000 rounds, first view after a round", long_next),
+                           ("2,000 rounds, after a void (from a checkpoint)", long_void),
                            ("2,000 rounds, cold (whole log folded)", long_cold)):
             wall, cpu = fig[0] / short[0], fig[1] / short[1]
             print(f"  {label:38s} wall {fig[0] * 1000:6.1f} ms = {wall:5.2f}x {verdict(wall <= 1.5)}, "

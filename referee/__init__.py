@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import logging
 import mimetypes
 import os
@@ -18,6 +16,7 @@ from werkzeug.routing import IntegerConverter
 
 from referee import config, errors, messages, read_gate
 from referee.models import MAX_ID, db
+from referee.static_files import IMMUTABLE, SECURITY_HEADERS, StaticFiles, static_version
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,22 +95,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     logs.install(logging.getLogger("werkzeug"))
     _register_headers(app)
     _register_cli(app)
+    # Static files never reach Flask: compressed, and kept for a year under a versioned URL (issue 29).
+    app.wsgi_app = StaticFiles(app.wsgi_app, Path(app.static_folder or ROOT / "static"))  # type: ignore[method-assign]
     return app
-
-
-def static_version(folder: str, filename: str) -> str:
-    """A short hash of a static file's content: its URL changes when the file does (``?v=``)."""
-    path = Path(folder) / filename
-    try:
-        stat = path.stat()
-    except OSError:
-        return ""
-    return _hash(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@functools.lru_cache(maxsize=512)
-def _hash(path: str, _mtime: int, _size: int) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
 
 
 def _register_headers(app: Flask) -> None:
@@ -124,16 +110,11 @@ def _register_headers(app: Flask) -> None:
 
     @app.after_request
     def _headers(resp: Response) -> Response:
-        resp.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
-            "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-        resp.headers.setdefault("Referrer-Policy", "no-referrer")
-        resp.headers.setdefault("X-Frame-Options", "DENY")
+        for name, value in SECURITY_HEADERS.items():
+            resp.headers.setdefault(name, value)
         if request.endpoint == "static":
             if request.args.get("v"):  # a versioned name (static_url): the content never changes under it
-                resp.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+                resp.headers["Cache-Control"] = IMMUTABLE
         else:
             # Pages, sheets, exports and API answers show a night to whoever holds its token: never kept
             # by a shared cache or on disk (also the pages that hold no night: one rule, no list to forget).

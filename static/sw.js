@@ -5,9 +5,10 @@
 //   nothing: pages are `private, no-store`); only when the network fails is the stored copy served, marked
 //   `data-offline-copy` with the time it was saved, so the page says "offline copy from HH:MM" and a stale
 //   page never passes for a fresh one.
-// - Static files with ?v= (content hashes, immutable): from the cache, else fetched and stored. Static files
-//   without ?v= (the in-browser engine: Pyodide and the engine bundle, the engine's worker): network first,
-//   stored as they come, from the cache only when the network fails.
+// - Static files with ?v= or under /static/pyodide/<version>/ (content hashes, immutable): from the cache, else
+//   fetched and stored. Other static files: network first, stored as they come, from the cache only when the
+//   network fails. The in-browser engine's files are fetched into the cache by the page itself
+//   (static/js/offline_check.js, header X-Referee-Keep, with progress), only on a leader's phone that asked.
 // - Form posts are never touched: static/js/offline.js sends the round, void, close and payment forms itself
 //   (an entry of its queue in IndexedDB, keyed before the first send); other forms go as they are.
 // - The API, the live stream and the printed sheets are never cached.
@@ -28,6 +29,7 @@ const SECRET = /\/(e|groups)\/[A-Za-z0-9_%-]{16,}/;
 const NIGHT = "X-Referee-Night";
 const RIGHT = "X-Referee-Right";
 const RIGHTS = { none: 0, view: 1, edit: 2 };
+const ENGINE_VERSIONED = /^\/static\/pyodide\/[0-9a-f]{12}\//;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
@@ -160,7 +162,8 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (request.method !== "GET" || url.pathname === "/sw.js" || url.pathname.startsWith("/api/")) return;
   if (url.pathname.startsWith("/static/")) {
-    event.respondWith(url.searchParams.has("v") ? versioned(request) : fresh(request));
+    if (request.headers.get("X-Referee-Keep")) return;  // the page keeps it itself (static/js/offline_check.js)
+    event.respondWith(url.searchParams.has("v") || ENGINE_VERSIONED.test(url.pathname) ? versioned(request) : fresh(request));
     return;
   }
   if (request.headers.get("Accept") === "text/event-stream") return;
@@ -171,10 +174,6 @@ self.addEventListener("fetch", (event) => {
 // without a network even if the leader never opened them before the network went.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
-  if (data.type === "keep-files" && Array.isArray(data.urls)) {
-    event.waitUntil(keepFiles(data.urls.slice(0, 20)));
-    return;
-  }
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
   event.waitUntil(Promise.all(data.urls.slice(0, 40).map(async (href) => {
     const url = new URL(href, self.location.origin);
@@ -187,19 +186,3 @@ self.addEventListener("message", (event) => {
     } catch (err) { /* offline: the copy already stored stays */ }
   })));
 });
-
-// The in-browser engine's files (static/js/offline_check.js asks on a match page, once a session), so that a round
-// can be checked in the phone with no network even if the engine never ran here. Pyodide's files are fetched once
-// (they change only with its pinned version, and are then fetched fresh whenever the engine loads online); the
-// engine bundle, small and built from the rules, every time.
-async function keepFiles(urls) {
-  for (const href of urls) {
-    const url = new URL(href, self.location.origin);
-    if (url.origin !== self.location.origin || !url.pathname.startsWith("/static/")) continue;
-    if (!url.pathname.endsWith("/referee_engine.zip") && await caches.match(url.href, { ignoreSearch: true })) continue;
-    try {
-      const response = await fetch(url.href);
-      if (response.status === 200) await store(FILES, url.href, response);
-    } catch (err) { /* offline: try another time */ }
-  }
-}

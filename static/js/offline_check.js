@@ -11,15 +11,17 @@
   var match;
   try { match = JSON.parse(raw); } catch (err) { return; }
   var started = false;
-  // The engine's files, fetched into the service worker's cache while there is a network (once a session).
-  var FILES = ["pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
-               "pyodide/pyodide-lock.json", "pyodide/referee_engine.zip", "js/pyengine-worker.mjs"];
+  var engine = window.RefereeEngine;
+  // The engine's files (versioned URLs, templates/_pyengine.html), kept in the phone's cache for no network.
+  var FILES = engine.files.map(function (u) { return new URL(u, location.href).href; });
+  var KEEP = "referee-files";
+  var offer = document.getElementById("engine-offer");
 
   // Whether the engine's files are in the phone's cache: with no network the engine can start only from there
   // (and trying without them would only fail slowly).
   function kept() {
-    if (!window.caches) return Promise.resolve(false);
-    return Promise.all(FILES.map(function (f) { return caches.match("/static/" + f, { ignoreSearch: true }); }))
+    if (!window.caches || !FILES.length) return Promise.resolve(false);
+    return Promise.all(FILES.map(function (u) { return caches.match(u); }))
       .then(function (hits) { return hits.every(Boolean); }, function () { return false; });
   }
 
@@ -33,12 +35,96 @@
     });
   }
 
-  function keepFiles() {
-    var sw = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (!sw || !navigator.onLine || sessionStorage.getItem("referee-engine-kept")) return;
-    sessionStorage.setItem("referee-engine-kept", "1");
-    sw.postMessage({ type: "keep-files", urls: FILES.map(function (f) { return "/static/" + f; }) });
+  // What the offer says: the button (how big), the progress of a fetch, ready, or failed.
+  function say(state, percent) {
+    if (!offer) return;
+    var button = offer.querySelector("button"), status = offer.querySelector("[role=status]");
+    var bar = offer.querySelector("progress");
+    offer.hidden = false;
+    offer.dataset.state = state;
+    button.hidden = state !== "offer" && state !== "failed";
+    bar.hidden = state !== "progress";
+    if (state === "progress") bar.value = percent;
+    var text = offer.dataset["t" + state.charAt(0).toUpperCase() + state.slice(1)] || "";
+    status.textContent = text.split("{percent}").join(String(percent || 0));
   }
+
+  // One file into the cache, read as it comes so that the progress moves; sizes are of the decoded bytes.
+  function keepOne(cache, url, progress) {
+    return cache.match(url).then(function (hit) {
+      if (hit) return;
+      return fetch(url, { headers: { "X-Referee-Keep": "1" } }).then(function (resp) {
+        if (!resp.ok) throw new Error(url + ": " + resp.status);
+        var reader = resp.body.getReader(), chunks = [];
+        function pump() {
+          return reader.read().then(function (r) {
+            if (r.done) return;
+            chunks.push(r.value);
+            progress(r.value.length);
+            return pump();
+          });
+        }
+        return pump().then(function () {
+          var headers = new Headers(resp.headers);
+          headers.delete("Content-Length");
+          headers.delete("Content-Encoding");
+          return cache.put(url, new Response(new Blob(chunks), { status: 200, headers: headers }));
+        });
+      });
+    });
+  }
+
+  // An older version's files (Pyodide's folder, the bundle, the worker) go once this one is kept.
+  function prune(cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.filter(function (r) {
+        var path = new URL(r.url).pathname;
+        return (path.indexOf("/static/pyodide/") === 0 || path === "/static/js/pyengine-worker.mjs") &&
+          FILES.indexOf(r.url) < 0;
+      }).map(function (r) { return cache.delete(r); }));
+    });
+  }
+
+  var fetching = null;
+  // Fetch the engine's files into the phone's cache, one after the other, showing the progress.
+  function keepFiles() {
+    if (fetching) return fetching;
+    var raw = parseInt(offer ? offer.dataset.rawBytes : "0", 10) || 1, got = 0;
+    say("progress", 0);
+    fetching = caches.open(KEEP).then(function (cache) {
+      return FILES.reduce(function (chain, url) {
+        return chain.then(function () {
+          return keepOne(cache, url, function (n) {
+            got += n;
+            say("progress", Math.min(99, Math.floor(100 * got / raw)));
+          });
+        });
+      }, Promise.resolve()).then(function () { return prune(cache); });
+    }).then(function () {
+      if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(function () {});
+      say("ready");
+      return true;
+    }, function () {
+      fetching = null;
+      say("failed");
+      return false;
+    });
+    return fetching;
+  }
+
+  // Issue 29: only on this (a leader's) phone, and only when wanted: on its own when the phone says it saves
+  // no data (navigator.connection.saveData false), else after asking, with the size. A phone that does not
+  // say (no navigator.connection: Safari, Firefox) is asked.
+  function offerFiles() {
+    if (!window.caches || !FILES.length || !navigator.onLine) return;
+    kept().then(function (ok) {
+      if (ok) return;
+      var connection = navigator.connection;
+      if (connection && connection.saveData === false) keepFiles();
+      else say("offer");
+    });
+  }
+  if (offer) offer.querySelector("button").addEventListener("click", function () { keepFiles(); });
 
   function fields(form, submitter) {
     var out = {};
@@ -147,7 +233,7 @@
 
   window.addEventListener("offline", start);
   if (!navigator.onLine || document.documentElement.hasAttribute("data-offline-copy")) start();
-  if (document.readyState === "complete") setTimeout(keepFiles, 1000);
-  else window.addEventListener("load", function () { setTimeout(keepFiles, 1000); });
-  window.RefereeOfflineCheck = { check: check, start: start, show: show, match: match };
+  if (document.readyState === "complete") setTimeout(offerFiles, 1000);
+  else window.addEventListener("load", function () { setTimeout(offerFiles, 1000); });
+  window.RefereeOfflineCheck = { check: check, start: start, show: show, match: match, keepFiles: keepFiles };
 })();

@@ -1,16 +1,17 @@
 // The engine's worker: Pyodide and the engine bundle run here, off the page's main thread, so the
 // page stays responsive while WebAssembly compiles and Python starts. Messages in: {id, name, data,
 // lang}; out: {id, answer} or {id, error}, and {progress} while loading. See static/js/pyengine.js.
-const base = new URL("../pyodide/", import.meta.url).href;
 let door = null;
 
-async function start() {
+// `where`: Pyodide's versioned folder and the engine bundle's versioned URL (static/js/pyengine.js).
+async function start(where) {
+  const base = new URL(where.base, self.location.href).href;
   const started = performance.now();
   postMessage({ progress: "runtime" });
   const { loadPyodide } = await import(base + "pyodide.mjs");
   const py = await loadPyodide({ indexURL: base });
   postMessage({ progress: "engine" });
-  const resp = await fetch(base + "referee_engine.zip");
+  const resp = await fetch(new URL(where.bundle, self.location.href).href);
   if (!resp.ok) throw new Error("engine bundle: " + resp.status);
   py.unpackArchive(await resp.arrayBuffer(), "zip", { extractDir: "/referee_engine" });
   py.runPython("import sys\nsys.path.insert(0, '/referee_engine')\nimport referee.browser");
@@ -20,9 +21,9 @@ async function start() {
 }
 
 onmessage = async (ev) => {
-  const { id, name, data, lang } = ev.data;
+  const { id, name, data, lang, where } = ev.data;
   try {
-    if (!door) door = start();
+    if (!door) door = start(where);
     const ask = await door;
     if (name === null) { postMessage({ id, answer: null }); return; }
     const t0 = performance.now();

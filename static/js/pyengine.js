@@ -4,11 +4,15 @@
 // mark an element `data-pyengine-warm`: the engine then starts in idle time after the page's load
 // event (and its files are cached for when the network goes). Progress goes to every element with
 // `data-pyengine-status` (texts in `data-pyengine-<state>`: loading, ready, failed).
+// The script tag (templates/_pyengine.html) names the engine's versioned URLs: data-worker, data-base (Pyodide's
+// folder, its version in the path), data-bundle (the engine bundle), data-files (all of them, to keep offline).
 (function () {
   "use strict";
   var root = document.documentElement;
   var script = document.currentScript;
-  var workerUrl = script ? script.src.replace(/pyengine\.js(\?.*)?$/, "pyengine-worker.mjs") : "/static/js/pyengine-worker.mjs";
+  var data = (script && script.dataset) || {};
+  var workerUrl = data.worker || "/static/js/pyengine-worker.mjs";
+  var where = { base: data.base || "/static/pyodide/", bundle: data.bundle || "/static/pyodide/referee_engine.zip" };
   var worker = null, ready = null, waiting = {}, next = 1;
 
   function say(state) {
@@ -39,7 +43,7 @@
     return new Promise(function (resolve, reject) {
       var id = next++;
       waiting[id] = { resolve: resolve, reject: reject };
-      worker.postMessage({ id: id, name: name, data: data, lang: lang });
+      worker.postMessage({ id: id, name: name, data: data, lang: lang, where: where });
     });
   }
 
@@ -47,6 +51,9 @@
 
   var RefereeEngine = {
     loadMs: null,
+    /** Every file the engine needs (versioned URLs), and their bytes on the wire: what a phone keeps offline. */
+    files: (data.files || "").split(" ").filter(Boolean),
+    bytes: parseInt(data.bytes || "0", 10),
     /** Start the engine now (idempotent); resolves when it can answer. */
     load: function () {
       if (!ready) ready = post(null, null, "en").catch(function (err) { ready = null; throw err; });

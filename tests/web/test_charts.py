@@ -244,13 +244,10 @@ def test_season_chart_is_the_running_total(client: Any) -> None:
     assert x_labels[-2:] == ["2 Oct", "9 Oct"]
 
 
-def test_kept_fold_is_extended_only_when_nothing_was_voided(app: Any, client: Any) -> None:
-    """Page views between rounds extend the kept fold; after a void the whole log is folded again."""
+def _folds(app: Any, mid: int) -> tuple[Any, Any]:
+    """``seen()``: the match's fold as the process keeps it; ``fresh()``: folded from scratch (the kept ones
+    forgotten first)."""
     from referee import history, services
-
-    api = Api(client)
-    api.new_night(PLAYERS)
-    mid, ledger, pots = svangknack_match(api, 6)
 
     def seen() -> history.History:
         with app.app_context():
@@ -261,6 +258,17 @@ def test_kept_fold_is_extended_only_when_nothing_was_voided(app: Any, client: An
             history.clear()
             return history.history(services.get_match(mid))
 
+    return seen, fresh
+
+
+def test_kept_fold_is_extended_only_when_nothing_was_voided(app: Any, client: Any) -> None:
+    """Page views between rounds extend the kept fold; after a void it is folded again (from a checkpoint)."""
+
+    api = Api(client)
+    api.new_night(PLAYERS)
+    mid, ledger, pots = svangknack_match(api, 6)
+
+    seen, fresh = _folds(app, mid)
     assert seen().seqs == tuple(range(7))
     for _ in range(3):  # new rounds between two views: extended, and equal to a fold from scratch
         sv = api.match(mid)["state"]["svangare"]
@@ -305,3 +313,39 @@ def test_kept_folds_never_cross_databases(tmp_path: Any) -> None:
         root = svg_of(viewer(client, api).get("/matches/1").get_data(as_text=True), "balance-chart")
         seen.append(set(lines(root)))
     assert seen == [{"Anna", "Bo", "Cia"}, {"Xena", "Yves", "Zoe"}]
+
+
+def test_after_a_void_the_fold_restarts_from_the_checkpoint_before_it(app: Any, client: Any,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: a void refolds from the kept checkpoint before the voided round, not the whole log, and the
+    result is the same as a fold from scratch."""
+    from referee import history, services
+
+    monkeypatch.setattr(history, "CHECKPOINT_EVERY", 3)
+    applied: list[int] = []
+    real = services.apply_event
+
+    def counted(match: Any, state: Any, kind: str, payload: Any) -> Any:
+        applied.append(1)
+        return real(match, state, kind, payload)
+
+    monkeypatch.setattr(services, "apply_event", counted)
+    api = Api(client)
+    api.new_night(PLAYERS)
+    mid, _ledger, _pots = svangknack_match(api, 14)
+
+    seen, fresh = _folds(app, mid)
+    seen()
+    # Checkpoints after 0, 3, 6, 9 and 12 events: voiding round 14 refolds round 13 from the one at 12;
+    # then round 13 refolds nothing; then round 12 refolds rounds 10 and 11 from the one at 9.
+    for voided, refolded in ((14, 1), (13, 0), (12, 2)):
+        assert api.call("POST", f"/api/matches/{mid}/rounds/{voided}/void", {"reason": "slip"})[0] == 200
+        applied.clear()
+        after = seen()
+        assert len(applied) == refolded, (voided, len(applied))
+        assert after == fresh() and after.seqs == tuple(range(voided))
+        seen()  # the kept fold again, with its checkpoints (fresh() forgot them)
+    sv = api.match(mid)["state"]["svangare"]
+    assert api.round(mid, {"participants": [sv]})[0] == 201  # a round after the voids: extended by one step
+    applied.clear()
+    assert seen() == fresh() and len(applied) == 1 + 12

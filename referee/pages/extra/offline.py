@@ -23,6 +23,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,8 @@ from referee.pages import bp
 #: The shell: every page's styles and scripts, and the icon and manifest (paths under static/).
 SHELL_DIRS = ("css", "js", "icons")
 SHELL_FILES = ("manifest.json",)
+#: Not in the shell: the engine's worker is kept with the engine, on a leader's phone that wants it (issue 29).
+ENGINE_SCRIPTS = ("js/pyengine-worker.mjs",)
 
 #: The page forms whose posts the phone may queue, and the key's scope for voids and closes.
 QUEUED_ENDPOINTS = ("pages.add_round", "pages.void_round", "pages.close_match", "pages.add_payment",
@@ -43,8 +46,11 @@ QUEUED_ENDPOINTS = ("pages.add_round", "pages.void_round", "pages.close_match", 
 
 def shell_files(static: Path) -> list[str]:
     """The shell's files relative to ``static/``, in a stable order (the in-browser engine is cached on use)."""
+    from referee.static_files import VARIANTS
+
     found = [p.relative_to(static).as_posix() for d in SHELL_DIRS for p in sorted((static / d).glob("*"))
-             if p.is_file()]
+             if p.is_file() and not p.name.endswith(VARIANTS)  # not the compressed copies: the server picks
+             and p.relative_to(static).as_posix() not in ENGINE_SCRIPTS]
     return found + [f for f in SHELL_FILES if (static / f).is_file()]
 
 
@@ -193,7 +199,32 @@ def _session_interface(state: Any) -> None:
         state.app.session_interface = SessionInterface()
 
 
+def engine_files() -> dict[str, Any]:
+    """The in-browser engine's versioned URLs and its bytes on the wire, for ``templates/_pyengine.html``.
+
+    ``files`` is what a phone keeps to check rounds with no network (issue 29: fetched only on a leader's
+    phone, after asking or when the phone reports no data saving; see ``static/js/offline_check.js``).
+    """
+    from flask_babel import format_decimal
+
+    from referee import static_files
+
+    static = Path(current_app.static_folder or "static")
+    base = static_files.engine_base(static)
+    worker = url_for("static", filename="js/pyengine-worker.mjs")
+    bundle = url_for("static", filename=f"{static_files.PYODIDE_DIR}/referee_engine.zip")
+    files = [base + name for name in static_files.PYODIDE_FILES] if base else []
+    paths = [static / static_files.PYODIDE_DIR / name for name in (*static_files.PYODIDE_FILES, "referee_engine.zip")]
+    paths.append(static / "js" / "pyengine-worker.mjs")
+    size = sum(static_files.wire_size(path) for path in paths)
+    raw = sum(static_files.wire_size(path, raw=True) for path in paths)
+    megabytes = Decimal(size).scaleb(-6).quantize(Decimal("0.1"))
+    return {"worker": worker, "base": base, "bundle": bundle, "files": [*files, bundle, worker], "bytes": size,
+            "raw_bytes": raw,
+            "size": f"{format_decimal(megabytes, format='#,##0.0')} MB"}
+
+
 @bp.app_context_processor
 def _offline_context() -> dict[str, Any]:
     return {"offline_done_key": done_key, "offline_posted_key": posted_key, "offline_match_state": match_state,
-            "get_flashed_messages": flashed_messages}
+            "get_flashed_messages": flashed_messages, "offline_engine": engine_files}
