@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee import live, payment_codes, services
 from referee.engine import BadInput
+from referee.engine.money import Money
 from referee.models import MAX_ID, Match, Night, Payment, Player, db
 from referee.services import POT_PARTY, Idem, clean_name, night_money, writing
 from referee.settle import Plan, settle, via_leader
@@ -122,10 +123,14 @@ def explain(s: NightSettlement, plan: Plan) -> list[Why]:
                 matches(t.payer), matches(t.payee)) for t in plan.transfers]
 
 
+def leader_of(night: Night) -> str:
+    """Who the leader plan goes through: the night's game leader (who may not play), else its first player."""
+    return night.leader or (night.player_names[0] if night.player_names else "")
+
+
 def leader_plan(s: NightSettlement) -> Plan:
     """Everything through the leader: each party pays or is paid by the leader only."""
-    leader = s.night.leader or (s.night.player_names[0] if s.night.player_names else "")
-    return via_leader(s.open, leader)
+    return via_leader(s.open, leader_of(s.night))
 
 
 # --- payments ----------------------------------------------------------------
@@ -137,21 +142,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
         return done  # a double tap: the first payment stands, nothing more is paid
     money = night_money(night)
     minor = money.parse(amount, "amount")
-    current = settlement(night)
-    if not isinstance(payer, str) or payer not in current.parties:
-        raise BadInput("from", "from must be a player of this night.")
-    if not isinstance(payee, str) or payee not in current.parties:
-        raise BadInput("to", "to must be a player of this night.")
-    if payer == payee:
-        raise BadInput("to", "A player cannot pay themselves.")
-    if minor <= 0:
-        raise BadInput("amount", "amount must be more than zero.")
-    owes, due = -current.open[payer], current.open[payee]
-    if minor > owes or minor > due:
-        # Not a rule of the game: a slip of the thumb, answered like any bad input.
-        raise BadInput("amount", "%(payer)s owes %(owes)s and %(payee)s is owed %(due)s; a payment of "
-                                 "%(amount)s would pay more than is open.", payer=payer, payee=payee,
-                       owes=money.format(max(owes, 0)), due=money.format(max(due, 0)), amount=money.format(minor))
+    check_payment(settlement(night), payer, payee, minor, money)
     try:
         with writing():
             row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
@@ -168,6 +159,39 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
             raise
         return found
     return row
+
+
+def check_payment(current: NightSettlement, payer: object, payee: object, minor: int, money: Money) -> None:
+    """What a payment may pay, decided in this one place: it must follow one of the two plans.
+
+    Fewest payments: the payer owes at least ``minor`` and the payee is owed
+    at least as much. Everything through the leader (:func:`leader_of`, who
+    may not be a player of the night): a pay-in to the leader is bounded
+    only by what the payer owes, a pay-out by the leader only by what the
+    payee is owed; in between the leader holds the money (their own open
+    balance runs ahead). Either way nobody pays more than they owe or
+    receives more than they are owed, except the leader as the bank, and the
+    night is settled when every balance is met (a leader who is not a
+    player then stands at zero again).
+    """
+    leader = leader_of(current.night)
+    parties = set(current.parties) | ({leader} if leader else set())
+    if not isinstance(payer, str) or payer not in parties:
+        raise BadInput("from", "from must be a player of this night.")
+    if not isinstance(payee, str) or payee not in parties:
+        raise BadInput("to", "to must be a player of this night.")
+    if payer == payee:
+        raise BadInput("to", "A player cannot pay themselves.")
+    if minor <= 0:
+        raise BadInput("amount", "amount must be more than zero.")
+    owes, due = -current.open.get(payer, 0), current.open.get(payee, 0)
+    fewest = minor <= owes and minor <= due
+    through_leader = (payee == leader and minor <= owes) or (payer == leader and minor <= due)
+    if not (fewest or through_leader):
+        # Not a rule of the game: a slip of the thumb, answered like any bad input.
+        raise BadInput("amount", "%(payer)s owes %(owes)s and %(payee)s is owed %(due)s; a payment of "
+                                 "%(amount)s would pay more than is open.", payer=payer, payee=payee,
+                       owes=money.format(max(owes, 0)), due=money.format(max(due, 0)), amount=money.format(minor))
 
 
 def _by_key(night: Night, key: str) -> Payment | None:

@@ -1,0 +1,98 @@
+"""Money you can pay with (issue 26): every plan settles, currencies never mix, Settled is said rightly.
+
+Both backends (the ``client`` fixture runs each test on SQLite and PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.web.helpers import Api
+from tests.web.test_settlement import kul_night, pay, settlement
+
+
+def pay_by_plan(api: Api, plan: str, *, last_first: bool = False) -> list[tuple[str, str, str]]:
+    """Pay the plan's transfers one by one, reading the plan again after each, until nothing is open."""
+    paid: list[tuple[str, str, str]] = []
+    for _ in range(20):
+        transfers = settlement(api, plan)["transfers"]
+        if not transfers:
+            return paid
+        t = transfers[-1] if last_first else transfers[0]
+        status, body = pay(api, t["from"], t["to"], t["amount"])
+        assert status == 201, body
+        paid.append((t["from"], t["to"], t["amount"]))
+    raise AssertionError(f"the plan never ends: {paid}")
+
+
+@pytest.mark.parametrize("leader", ["Anna", "Jürgen Öst"])
+@pytest.mark.parametrize("last_first", [False, True])
+def test_leader_plan_is_paid_transfer_by_transfer_until_settled(client: Any, leader: str,
+                                                                last_first: bool) -> None:
+    """A playing leader (Anna, who owes 2.00 herself) and one who does not play; collect first or pay out first."""
+    api, _ = kul_night(client, leader=leader)
+    first = settlement(api, "leader")
+    assert all(leader in (t["from"], t["to"]) for t in first["transfers"])
+    paid = pay_by_plan(api, "leader", last_first=last_first)
+    final = settlement(api, "leader")
+    assert final["settled"] is True and final["transfers"] == []
+    assert set(final["balances"].values()) == {"0.00"}
+    assert sorted(paid) == sorted((t["from"], t["to"], t["amount"]) for t in first["transfers"])
+    if leader == "Anna":
+        assert sorted(paid) == [("Anna", "Cia", "6.00"), ("Bo", "Anna", "2.00"), ("Dan", "Anna", "2.00")]
+    else:
+        assert ("Jürgen Öst", "Cia", "6.00") in paid and len(paid) == 4
+    assert settlement(api)["settled"] is True  # the same night, whichever plan one looks at
+
+
+@pytest.mark.parametrize("payer, payee, amount", [
+    ("Bo", "Anna", "2.01"),    # more than Bo owes, even to the leader
+    ("Anna", "Cia", "6.01"),   # the leader pays out more than Cia is owed
+    ("Cia", "Anna", "1.00"),   # Cia owes nothing
+    ("Bo", "Dan", "1.00"),     # neither the leader nor anyone owed
+])
+def test_leader_plan_still_refuses_what_is_not_open(client: Any, payer: str, payee: str, amount: str) -> None:
+    api, _ = kul_night(client, leader="Anna")
+    before = settlement(api, "leader")
+    status, body = pay(api, payer, payee, amount)
+    assert status == 400 and body["field"] in ("amount", "to"), body
+    assert settlement(api, "leader") == before
+
+
+def test_a_leader_who_does_not_play_can_be_paid_and_nobody_else_who_does_not(client: Any) -> None:
+    api, _ = kul_night(client, leader="Eva")
+    status, body = pay(api, "Bo", "Eva", "2.00")
+    assert status == 201, body
+    assert body["settlement"]["balances"]["Eva"] == "-2.00"  # Eva holds Bo's 2.00 for Cia
+    assert pay(api, "Bo", "Zed", "1.00")[0] == 400
+
+
+def settlement_page(client: Any, api: Api, plan: str = "") -> str:
+    client.get(f"/e/{api.token}")
+    url = f"/nights/{api.night['id']}/settlement" + (f"?plan={plan}" if plan else "")
+    return str(client.get(url).get_data(as_text=True))
+
+
+@pytest.mark.parametrize("leader", ["Anna", "Eva Ström"])
+def test_leader_plan_is_paid_on_the_page_until_settled(client: Any, leader: str) -> None:
+    api, _ = kul_night(client, leader=leader)
+    for i in range(6):
+        html = settlement_page(client, api, "leader")
+        forms = re.findall(r'name="payer" value="([^"]+)"><input type="hidden" name="payee" value="([^"]+)">'
+                           r'\s*<input type="hidden" name="plan" value="leader">\s*'
+                           r'<input name="amount" inputmode="decimal" value="([^"]+)"', html)
+        if not forms:
+            break
+        # The leader passes money on: never "owes SEK -6.00" or "is owed SEK -2.00".
+        assert not re.search(r"(owes|is owed) (-SEK|SEK -)", html.replace("\u00a0", " ")), html
+        payer, payee, amount = (re.sub("&#39;", "'", f) for f in forms[0])
+        resp = client.post(f"/nights/{api.night['id']}/payments",
+                           data={"payer": payer, "payee": payee, "amount": amount, "plan": "leader",
+                                 "form_token": f"leader-{i}"})
+        assert resp.status_code == 302, resp.get_data(as_text=True)
+        assert "plan=leader" in resp.headers["Location"]
+    html = settlement_page(client, api, "leader")
+    assert 'id="settled"' in html and settlement(api)["settled"] is True
