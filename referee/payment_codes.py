@@ -423,9 +423,12 @@ def qr_svg(code: str | segno.QRCode, *, error: str = "M", scale: int = 4, border
 
     The default border is the four-module quiet zone the QR standard asks
     for; scanners on phones struggle without it when the code sits on a
-    busy page.
+    busy page. No width and height but a ``viewBox``: CSS sizes the code and
+    it scales whole, quiet zone included (with a fixed size and no viewBox,
+    a code shrunk by CSS was cropped and did not scan; issue 26).
     """
-    return str(_as_code(code, error).svg_inline(scale=scale, border=border, dark="#000", light="#fff"))
+    return str(_as_code(code, error).svg_inline(scale=scale, border=border, dark="#000", light="#fff",
+                                                omitsize=True))
 
 
 def qr_png(code: str | segno.QRCode, out: str | PurePath | BinaryIO, *, error: str = "M", scale: int = 8,
