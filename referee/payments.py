@@ -226,9 +226,9 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
 
 
 def later_nights(night: Night) -> list[Night]:
-    """Nights of the same group created after this one: where debts can go."""
-    return list(db.session.scalars(select(Night).where(Night.group_id == night.group_id, Night.id > night.id)
-                                   .order_by(Night.id)))
+    """Nights of the same group and currency created after this one: where debts can go."""
+    return list(db.session.scalars(select(Night).where(Night.group_id == night.group_id, Night.id > night.id,
+                                                       Night.currency == night.currency).order_by(Night.id)))
 
 
 def carry_debts(night: Night, to_night_id: object) -> str:
@@ -241,6 +241,11 @@ def carry_debts(night: Night, to_night_id: object) -> str:
     target = db.session.get(Night, to_night_id)
     if target is None or target.group_id != night.group_id or target.id <= night.id:
         raise BadInput("to_night", "Debts can only be carried to a later night of the same group.")
+    if target.currency != night.currency:
+        # Kronor are not euros one for one; the group settles across currencies by hand, as anyone would.
+        raise BadInput("to_night", "Debts in %(currency)s can only be carried to a night in %(currency)s; "
+                                   "night %(night)s is in %(other)s.", currency=night.currency,
+                       night=target.id, other=target.currency)
     current = settlement(night)
     if current.open_matches:
         raise BadInput("to_night", "Close the night's matches before carrying its debts.")

@@ -96,3 +96,45 @@ def test_leader_plan_is_paid_on_the_page_until_settled(client: Any, leader: str)
         assert "plan=leader" in resp.headers["Location"]
     html = settlement_page(client, api, "leader")
     assert 'id="settled"' in html and settlement(api)["settled"] is True
+
+
+# --- carries stay in one currency (26.5) ----------------------------------------
+
+@pytest.mark.parametrize("other", ["EUR", "JPY"])
+def test_debts_are_not_carried_to_a_night_in_another_currency(client: Any, other: str) -> None:
+    api, _ = kul_night(client, group="Fredagsgänget")
+    foreign = Api(client)
+    foreign.new_night(["Anna", "Bo", "Cia", "Dan"], currency=other, group_token=api.night["group_token"])
+    before, before_foreign = settlement(api), settlement(foreign)
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/carry", {"to_night": foreign.night["id"]})
+    assert status == 400 and body["field"] == "to_night", body
+    assert "SEK" in str(body) and other in str(body)
+    assert settlement(api) == before and settlement(foreign) == before_foreign  # nothing carried, nobody seated
+    # The settlement page offers only the group's later nights in SEK; a forged form is refused the same way.
+    same = Api(client)
+    same.new_night(["Anna", "Bo"], group_token=api.night["group_token"])
+    html = settlement_page(client, api)
+    options = re.findall(r'<option value="(\d+)"', html)
+    assert options == [str(same.night["id"])]
+    resp = client.post(f"/nights/{api.night['id']}/carry", data={"to_night": foreign.night["id"]},
+                       follow_redirects=True)
+    assert other in resp.get_data(as_text=True) and settlement(api) == before
+    # and to the night in SEK it goes
+    assert api.call("POST", f"/api/nights/{api.night['id']}/carry", {"to_night": same.night["id"]})[0] == 200
+
+
+def test_a_carried_pot_waits_for_a_night_in_its_own_currency(client: Any) -> None:
+    first = Api(client)
+    night1 = first.new_night(["Anna", "Bo", "Cia"], group="Fredagsgänget")
+    m1 = first.new_match("svangknack", ["Anna", "Bo", "Cia"], stake="3.00")
+    assert first.call("POST", f"/api/matches/{m1['id']}/close", {"pot": "carry"})[1]["state"]["carried"] == "9.00"
+    for currency in ("EUR", "JPY"):
+        other = Api(client)
+        other.new_night(["Anna", "Bo", "Cia"], currency=currency, group_token=night1["group_token"])
+        stake = "3" if currency == "JPY" else "3.00"
+        state = other.new_match("svangknack", ["Anna", "Bo", "Cia"], stake=stake)["state"]
+        assert state["carried_in"] in ("0", "0.00") and state["pot"] in ("9", "9.00"), state  # only its own antes
+    krona = Api(client)
+    krona.new_night(["Anna", "Bo", "Cia"], group_token=night1["group_token"])
+    state = krona.new_match("svangknack", ["Anna", "Bo", "Cia"], stake="3.00")["state"]
+    assert state["carried_in"] == "9.00" and state["pot"] == "18.00"
