@@ -307,8 +307,9 @@ def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, se
     """The payment QR code of one transfer: ``(kind, code)`` or None.
 
     SEK to a payee with a Swish number: Swish's prefilled "C" string; EUR to
-    a payee with an IBAN: the EPC "GiroCode". Other currencies have no
-    payment QR.
+    a payee with an IBAN in the SEPA scheme: the EPC "GiroCode" (with the
+    BIC outside the EEA, :func:`payment_codes.girocode_bic`). Other
+    currencies and other IBANs have no payment QR (:func:`pay_action` says why).
     """
     if payee is None or amount <= 0:
         return None
@@ -326,7 +327,8 @@ def _payment_code(currency: str, swish: str, iban: str, holder: str, amount: int
         if currency == "SEK" and swish:
             return "swish", payment_codes.qr_code(payment_codes.swish_payload(swish, amount, message))
         if currency == "EUR" and iban:
-            return "epc", payment_codes.epc_qr(holder, iban, amount, message[:payment_codes.EPC_REMITTANCE_MAX])
+            return "epc", payment_codes.epc_qr(holder, iban, amount, message[:payment_codes.EPC_REMITTANCE_MAX],
+                                               bic=payment_codes.girocode_bic(iban))
     except ValueError:
         return None  # details that no longer pass (or a GiroCode over 331 bytes): no code, never a 500
     return None
@@ -349,6 +351,8 @@ class PayAction:
     holder: str = ""
     bank: str = ""
     message: str = ""
+    no_code: str = ""         # why there is no GiroCode (a message template, translated by the page) ...
+    no_code_params: tuple[tuple[str, object], ...] = ()  # ... and its parameters
 
 
 def pay_action(night: Night, payee: Player | None, amount: int) -> PayAction | None:
@@ -366,8 +370,10 @@ def pay_action(night: Night, payee: Player | None, amount: int) -> PayAction | N
                          number=payment_codes.format_swish(payee.swish),
                          message=payment_codes.swish_message(message))
     if payee.iban:
+        why = payment_codes.girocode_refusal(night.currency, payee.iban)
         return PayAction("bank", iban=payment_codes.format_iban(payee.iban),
                          iban_compact=payment_codes.normalize_iban(payee.iban),
                          holder=payee.account_holder or payee.name, bank=payment_codes.bank_name(payee.iban) or "",
-                         message=message)
+                         message=message, no_code=why.template if why else "",
+                         no_code_params=tuple(why.params.items()) if why else ())
     return None

@@ -138,3 +138,54 @@ def test_a_carried_pot_waits_for_a_night_in_its_own_currency(client: Any) -> Non
     krona.new_night(["Anna", "Bo", "Cia"], group_token=night1["group_token"])
     state = krona.new_match("svangknack", ["Anna", "Bo", "Cia"], stake="3.00")["state"]
     assert state["carried_in"] == "9.00" and state["pot"] == "18.00"
+
+
+# --- GiroCodes only where SEPA reaches (26.3) -------------------------------------
+
+@pytest.mark.parametrize("iban, why", [
+    ("BR18 0036 0305 0000 1000 9795 493C 1", "BR is not in the SEPA scheme"),
+    ("TR33 0006 1005 1978 6457 8413 26", "TR is not in the SEPA scheme"),
+    ("SA03 8000 0000 6080 1016 7519", "SA is not in the SEPA scheme"),
+    ("AE07 0331 2345 6789 0123 456", "AE is not in the SEPA scheme"),
+    ("KZ86 125K ZT50 0410 0100", "KZ is not in the SEPA scheme"),
+    ("CH93 0076 2011 6238 5295 7", "outside the EEA (here CH) a GiroCode needs the bank's BIC"),
+])
+def test_no_girocode_where_sepa_does_not_reach_but_the_iban_to_copy(client: Any, iban: str, why: str) -> None:
+    api, _ = kul_night(client, currency="EUR")
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details",
+                            {"iban": iban, "holder": "Cia Ölund"})
+    assert status == 200, body  # a valid IBAN all the same: it can be paid from a bank
+    html = settlement_page(client, api)
+    assert "qr-box" not in html and "GiroCode)" not in html  # no code offered
+    assert html.count(iban) == 3 and html.count('class="copy" data-copy="2.00"') == 3  # IBAN and amount to copy
+    assert html.replace("&#39;", "'").count(why) == 3, html
+    pdf = client.get(f"/nights/{api.night['id']}/settlement.pdf").data
+    from tests.pdf_helpers import pdf_text
+    assert "GiroCode" not in pdf_text(pdf)
+
+
+def test_girocode_outside_the_eea_carries_the_bic(client: Any, app: Any) -> None:
+    from referee import payment_codes, payments
+    from referee.models import Night, db
+    from tests.engine.test_payment_codes import check_girocode, decode_one
+
+    api, _ = kul_night(client, currency="EUR")
+    api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details",
+             {"iban": "GB29 NWBK 6016 1331 9268 19", "holder": "Cia Ölund"})
+    html = settlement_page(client, api)
+    assert html.count("Bank QR code (GiroCode)") == 3 and "no-code" not in html
+    with app.app_context():
+        night = db.session.get(Night, api.night["id"])
+        kind, code = payments.payment_qr(night, payments.player_details(night)["Cia"], 200)
+        assert kind == "epc" and payment_codes.qr_svg(code) in html
+        check_girocode(decode_one(code), name="Cia Ölund", iban="GB29NWBK60161331926819", minor=200,
+                       text=f"{night.name} {night.date or night.created_at.date()}", bic="NWBKGB2LXXX")
+
+
+def test_girocode_inside_the_eea_needs_no_bic() -> None:
+    from referee.payment_codes import girocode_bic, girocode_refusal
+
+    assert girocode_bic("DE72 3702 0500 0009 7097 00") == "" and girocode_bic("NO93 8601 1117 947") == ""
+    assert girocode_refusal("EUR", "AT43 2011 1289 2684 7600") is None
+    refusal = girocode_refusal("SEK", "AT43 2011 1289 2684 7600")
+    assert refusal is not None and "euros only" in str(refusal) and "SEK" in str(refusal)
