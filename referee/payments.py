@@ -348,6 +348,7 @@ class PayAction:
     number: str = ""          # Swish number as written ("070-123 45 67")
     iban: str = ""            # paper form, groups of four
     iban_compact: str = ""    # what is copied: what banking apps' IBAN fields take
+    bic: str = ""             # the BIC the GiroCode carries (outside the EEA), printed beside it
     holder: str = ""
     bank: str = ""
     message: str = ""
@@ -373,6 +374,7 @@ def pay_action(night: Night, payee: Player | None, amount: int) -> PayAction | N
         why = payment_codes.girocode_refusal(night.currency, payee.iban)
         return PayAction("bank", iban=payment_codes.format_iban(payee.iban),
                          iban_compact=payment_codes.normalize_iban(payee.iban),
+                         bic=payment_codes.girocode_bic(payee.iban) if why is None else "",
                          holder=payee.account_holder or payee.name, bank=payment_codes.bank_name(payee.iban) or "",
                          message=message, no_code=why.template if why else "",
                          no_code_params=tuple(why.params.items()) if why else ())

@@ -189,3 +189,40 @@ def test_girocode_inside_the_eea_needs_no_bic() -> None:
     assert girocode_refusal("EUR", "AT43 2011 1289 2684 7600") is None
     refusal = girocode_refusal("SEK", "AT43 2011 1289 2684 7600")
     assert refusal is not None and "euros only" in str(refusal) and "SEK" in str(refusal)
+
+
+# --- the sheet says what each code pays to (26.4) ----------------------------------
+
+def test_the_sheet_prints_each_payees_number_or_iban_beside_the_code(client: Any, artifacts: Any) -> None:
+    from tests.pdf_helpers import first_page_png, pdf_text
+
+    api = Api(client)
+    names = ["Åsa", "Björn", "Jürgen", "Dan", "Eva"]
+    api.new_night(names, currency="EUR")
+    for winner in ("Jürgen", "Åsa", "Dan"):  # three Kuls: Jürgen, Åsa and Dan win one each, Björn and Eva lose
+        m = api.new_match("kul", names, stake="2.00")
+        for _ in range(3):
+            api.round(m["id"], {"last_trick": winner})
+    details = {"Jürgen": {"iban": "GB29 NWBK 6016 1331 9268 19", "holder": "Jürgen Öst"},
+               "Åsa": {"iban": "DE72 3702 0500 0009 7097 00", "holder": "Åsa Ström"},
+               "Dan": {"iban": "BR18 0036 0305 0000 1000 9795 493C 1", "holder": "Dan Brasil"}}
+    for name, d in details.items():
+        assert api.call("POST", f"/api/nights/{api.night['id']}/players/{name}/details", d)[0] == 200
+    payees = {t["to"] for t in settlement(api)["transfers"]}
+    assert payees == {"Jürgen", "Åsa", "Dan"}
+    pdf = client.get(f"/nights/{api.night['id']}/settlement.pdf?view={api.night['view_token']}").data
+    first_page_png(pdf, artifacts / "pdf" / "settlement-details.png")
+    text = pdf_text(pdf)
+    assert "IBAN GB29 NWBK 6016 1331 9268 19 BIC NWBKGB2LXXX Jürgen Öst" in text  # outside the EEA: with BIC
+    assert "IBAN DE72 3702 0500 0009 7097 00 Åsa Ström" in text
+    assert "IBAN BR18 0036 0305 0000 1000 9795 493C 1 Dan Brasil" in text  # no code, but the IBAN to pay to
+    assert text.count("GiroCode (EPC)") == len([t for t in settlement(api)["transfers"] if t["to"] != "Dan"])
+
+
+def test_the_sheet_prints_the_swish_number_beside_the_code(client: Any) -> None:
+    from tests.pdf_helpers import pdf_text
+
+    api, _ = kul_night(client)
+    api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details", {"swish": "+46701234567"})
+    text = pdf_text(client.get(f"/nights/{api.night['id']}/settlement.pdf?view={api.night['view_token']}").data)
+    assert text.count("Swish 070-123 45 67") == 3
