@@ -47,8 +47,23 @@ class NightSettlement:
 
     @property
     def settled(self) -> bool:
-        """Nothing left to pay and no match still running."""
-        return not self.plan.transfers and self.open_matches == 0 and bool(self.per_match)
+        """Nothing left to pay and no match still running, on a night that had money at all.
+
+        A night without matches that only collects debts carried in from an
+        earlier night is settled once they are paid (issue 26).
+        """
+        return (not self.plan.transfers and self.open_matches == 0
+                and (bool(self.per_match) or any(self.opening.values())))
+
+    @property
+    def carried_to(self) -> list[Night]:
+        """The later nights what was open went to (carries not void), oldest first: "settled" by carrying."""
+        carries = {row.carry_id for row in self.carries_out if not row.void and row.carry_id}
+        if not carries:
+            return []
+        return list(db.session.scalars(
+            select(Night).join(Payment, Payment.night_id == Night.id)
+            .where(Payment.kind == "opening", Payment.carry_id.in_(carries)).distinct().order_by(Night.id)))
 
 
 def _zero(parties: list[str]) -> dict[str, int]:

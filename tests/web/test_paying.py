@@ -226,3 +226,24 @@ def test_the_sheet_prints_the_swish_number_beside_the_code(client: Any) -> None:
     api.call("POST", f"/api/nights/{api.night['id']}/players/Cia/details", {"swish": "+46701234567"})
     text = pdf_text(client.get(f"/nights/{api.night['id']}/settlement.pdf?view={api.night['view_token']}").data)
     assert text.count("Swish 070-123 45 67") == 3
+
+
+# --- Settled said rightly (26.6) ---------------------------------------------------
+
+def test_settled_says_carried_and_a_night_of_carried_debts_settles_once_paid(client: Any) -> None:
+    api, _ = kul_night(client, group="Fredagsgänget")
+    later = Api(client)
+    later.new_night(["Anna", "Bo", "Cia", "Dan"], group_token=api.night["group_token"])
+    assert settlement(later)["settled"] is False  # nothing at all yet: not "settled"
+    assert api.call("POST", f"/api/nights/{api.night['id']}/carry", {"to_night": later.night["id"]})[0] == 200
+    html = settlement_page(client, api)
+    assert 'id="settled"' in html and "everybody has paid" not in html
+    assert f"Settled: what was open is carried to night {later.night['id']} (Test night)." in html
+    assert f'href="/nights/{later.night["id"]}/settlement"' in html
+
+    assert settlement(later)["settled"] is False  # the carried debts are open there
+    assert 'id="settled"' not in settlement_page(client, later)
+    pay_by_plan(later, "")
+    assert settlement(later)["settled"] is True
+    html = settlement_page(client, later)
+    assert "Settled: everybody has paid." in html and "carried to" not in html
