@@ -247,3 +247,44 @@ def test_settled_says_carried_and_a_night_of_carried_debts_settles_once_paid(cli
     assert settlement(later)["settled"] is True
     html = settlement_page(client, later)
     assert "Settled: everybody has paid." in html and "carried to" not in html
+
+
+# --- a protocol link on every match page and the night page (26.7) ---------------------
+
+def test_every_match_page_and_the_night_page_link_the_protocol(client: Any) -> None:
+    api = Api(client)
+    players = ["Åsa", "Björn", "Jürgen"]
+    api.new_night(players)
+    matches = [api.new_match(game, players, stake="3.00") for game in ("svangknack", "kul", "schwimmen", "knaker",
+                                                                       "schloapfer")]
+    client.get(f"/e/{api.token}")
+    night = client.get(f"/nights/{api.night['id']}").get_data(as_text=True)
+    for m in matches:
+        link = f'href="/matches/{m["id"]}/protocol.pdf"'
+        assert link in night, m["game"]
+        page = client.get(f"/matches/{m['id']}").get_data(as_text=True)
+        assert page.count(link) == 1 and "Score protocol (PDF)" in page, m["game"]
+        resp = client.get(f"/matches/{m['id']}/protocol.pdf")
+        assert resp.status_code == 200 and resp.mimetype == "application/pdf", m["game"]
+
+
+# --- the Svängknack round form: 0 tapped is played and bet (26.8) -----------------------
+
+def test_zero_tricks_tapped_is_a_player_who_played_and_goes_bet(client: Any) -> None:
+    """Bo (svängare) takes all three tricks; Dan tapped 0 without the knock toggle: Dan played, Dan is bet (SK-9)."""
+    from referee import services
+    from referee.models import Round, db
+    from tests.web.test_pages import create_match, create_night, round_form
+
+    match_id = create_match(client, create_night(client, "Anna\nBo\nJürgen\nDan"))
+    form = round_form(client, match_id) | {"tricks_1": "3", "tricks_3": "0"}
+    resp = client.post(f"/matches/{match_id}/rounds", data=form)
+    assert resp.status_code == 302, resp.get_data(as_text=True)  # not an SK-7 refusal
+    with client.application.app_context():
+        rounds = db.session.query(Round).filter_by(match_id=match_id).all()
+        assert [(r.payload["participants"], r.payload["tricks"]) for r in rounds] == [
+            (["Bo", "Dan"], {"Bo": 3, "Dan": 0})]
+        state = services.state_of(services.get_match(match_id))
+        balances = dict(zip(state.players, state.balances, strict=True))
+        # pot 12 won by Bo; Dan bet: pays 12 into the next pot (SK-9), which Bo, dealing next, adds 3 to (SK-6)
+        assert balances == {"Anna": -300, "Bo": 600, "Jürgen": -300, "Dan": -1500}
