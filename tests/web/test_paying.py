@@ -288,3 +288,15 @@ def test_zero_tricks_tapped_is_a_player_who_played_and_goes_bet(client: Any) -> 
         balances = dict(zip(state.players, state.balances, strict=True))
         # pot 12 won by Bo; Dan bet: pays 12 into the next pot (SK-9), which Bo, dealing next, adds 3 to (SK-6)
         assert balances == {"Anna": -300, "Bo": 600, "Jürgen": -300, "Dan": -1500}
+
+
+def test_a_night_paid_through_a_leader_who_does_not_play_exports_and_imports(client: Any) -> None:
+    api, _ = kul_night(client, leader="Jürgen Öst")
+    pay_by_plan(api, "leader")
+    status, exported = api.call("GET", f"/api/nights/{api.night['id']}/export.json")
+    assert status == 200
+    status, body = api.call("POST", "/api/import", exported, token=None)
+    assert status == 201, body
+    again = Api(client)
+    again.night, again.token = body, body["edit_token"]
+    assert settlement(again)["settled"] is True and settlement(again)["paid"] == settlement(api)["paid"]
