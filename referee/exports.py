@@ -494,9 +494,10 @@ def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
     return out
 
 
-def _payments(raw: object, names: list[str], money: Money) -> list[_PaymentIn]:
+def _payments(raw: object, names: list[str], money: Money, leader: str = "") -> list[_PaymentIn]:
+    """The payment rows; the game leader is a party too, playing or not (the leader plan, issue 26)."""
     entries = _list(raw, "payments", MAX_PAYMENTS)
-    parties = set(names) | {POT_PARTY}
+    parties = set(names) | {POT_PARTY} | ({leader} if leader else set())
     out = []
     allowed = ("kind", "payer", "payee", "payer_pot", "payee_pot", "amount_minor", "amount", "carry_id", "void",
                "void_reason", "created_at")
@@ -669,7 +670,7 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
     players = _players(top["players"])
     names = [p["name"] for p in players]
     matches_in = _matches(top.get("matches", []), names, money)
-    payments_in = _payments(top.get("payments", []), names, money)
+    payments_in = _payments(top.get("payments", []), names, money, leader)
 
     group = Group(name=group_name)
     night = Night(group=group, name=name, date=_date(info.get("date")), place=place, leader=leader,

@@ -359,6 +359,53 @@ def normalize_bic(text: str) -> str:
         raise DetailError(N_("A BIC has 8 or 11 letters and digits, like COBADEFFXXX.")) from None
 
 
+#: The European Economic Area: the EU's 27 members, Iceland, Liechtenstein and Norway. EPC069-12
+#: (version 002) lets a GiroCode leave out the BIC only when the beneficiary's bank is in the EEA.
+EEA = frozenset({"AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE",
+                 "IT", "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK", "IS", "LI", "NO"})
+
+
+def girocode_bic(iban: str) -> str:
+    """The BIC a GiroCode to ``iban`` carries ("" inside the EEA); :class:`DetailError` when there can be none.
+
+    A GiroCode is a SEPA credit transfer, so the IBAN's country must be in
+    the SEPA scheme (schwifty's registry knows which: not Brazil, Turkey,
+    Saudi Arabia, the Emirates or Kazakhstan, whose IBANs are valid all the
+    same). Outside the EEA (Switzerland, the United Kingdom, Monaco, ...)
+    EPC069-12 asks for the BIC: the one schwifty's bank registry gives for the
+    IBAN's bank code; a bank it does not list gets no code. The message says
+    why, for the page to show next to the IBAN to copy.
+    """
+    account = _iban(iban)
+    country = str(account.country_code)
+    if not account.in_sepa_zone:
+        raise DetailError(N_("No GiroCode: %(country)s is not in the SEPA scheme, and a GiroCode is a SEPA "
+                             "transfer. Pay to the IBAN from your bank."), country=country)
+    if country in EEA:
+        return ""
+    try:
+        bic = account.bic
+    except exceptions.SchwiftyException:
+        bic = None
+    if bic is None:
+        raise DetailError(N_("No GiroCode: outside the EEA (here %(country)s) a GiroCode needs the bank's BIC, "
+                             "and this IBAN's bank is not in the bank registry. Pay to the IBAN from your bank."),
+                          country=country)
+    return str(bic.compact)
+
+
+def girocode_refusal(currency: str, iban: str) -> DetailError | None:
+    """Why a transfer in ``currency`` to ``iban`` has no GiroCode, or None when it has one."""
+    if currency != "EUR":
+        return DetailError(N_("No GiroCode: a GiroCode pays euros only, and this night is in %(currency)s."),
+                           currency=currency)
+    try:
+        girocode_bic(iban)
+    except DetailError as exc:
+        return exc
+    return None
+
+
 def epc_qr(name: str, iban: str, amount_minor: int, remittance: str, bic: str = "") -> segno.QRCode:
     """The EPC069-12 "GiroCode" (SEPA Credit Transfer QR code), made by ``segno.helpers.make_epc_qr``.
 
@@ -375,8 +422,8 @@ def epc_qr(name: str, iban: str, amount_minor: int, remittance: str, bic: str = 
     line, 1 to 140 characters: the app always names the night). The whole
     payload must fit in 331 bytes.
 
-    Only EUR is possible in a GiroCode; the IBAN's country is not restricted
-    to SEPA here because the payer's bank knows the reach list better.
+    Only EUR is possible in a GiroCode. Which IBANs get one at all (SEPA
+    only, with the BIC outside the EEA) is :func:`girocode_bic`'s to say.
     """
     holder = clean_holder(name)
     account = normalize_iban(iban)
@@ -423,9 +470,12 @@ def qr_svg(code: str | segno.QRCode, *, error: str = "M", scale: int = 4, border
 
     The default border is the four-module quiet zone the QR standard asks
     for; scanners on phones struggle without it when the code sits on a
-    busy page.
+    busy page. No width and height but a ``viewBox``: CSS sizes the code and
+    it scales whole, quiet zone included (with a fixed size and no viewBox,
+    a code shrunk by CSS was cropped and did not scan; issue 26).
     """
-    return str(_as_code(code, error).svg_inline(scale=scale, border=border, dark="#000", light="#fff"))
+    return str(_as_code(code, error).svg_inline(scale=scale, border=border, dark="#000", light="#fff",
+                                                omitsize=True))
 
 
 def qr_png(code: str | segno.QRCode, out: str | PurePath | BinaryIO, *, error: str = "M", scale: int = 8,

@@ -46,8 +46,23 @@ class NightSettlement:
 
     @property
     def settled(self) -> bool:
-        """Nothing left to pay and no match still running."""
-        return not self.plan.transfers and self.open_matches == 0 and bool(self.per_match)
+        """Nothing left to pay and no match still running, on a night that had money at all.
+
+        A night without matches that only collects debts carried in from an
+        earlier night is settled once they are paid (issue 26).
+        """
+        return (not self.plan.transfers and self.open_matches == 0
+                and (bool(self.per_match) or any(self.opening.values())))
+
+    @property
+    def carried_to(self) -> list[Night]:
+        """The later nights what was open went to (carries not void), oldest first: "settled" by carrying."""
+        carries = {row.carry_id for row in self.carries_out if not row.void and row.carry_id}
+        if not carries:
+            return []
+        return list(db.session.scalars(
+            select(Night).join(Payment, Payment.night_id == Night.id)
+            .where(Payment.kind == "opening", Payment.carry_id.in_(carries)).distinct().order_by(Night.id)))
 
 
 def _zero(parties: list[str]) -> dict[str, int]:
@@ -122,10 +137,14 @@ def explain(s: NightSettlement, plan: Plan) -> list[Why]:
                 matches(t.payer), matches(t.payee)) for t in plan.transfers]
 
 
+def leader_of(night: Night) -> str:
+    """Who the leader plan goes through: the night's game leader (who may not play), else its first player."""
+    return night.leader or (night.player_names[0] if night.player_names else "")
+
+
 def leader_plan(s: NightSettlement) -> Plan:
     """Everything through the leader: each party pays or is paid by the leader only."""
-    leader = s.night.leader or (s.night.player_names[0] if s.night.player_names else "")
-    return via_leader(s.open, leader)
+    return via_leader(s.open, leader_of(s.night))
 
 
 # --- payments ----------------------------------------------------------------
@@ -144,7 +163,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
     minor = money.parse(amount, "amount")
     with writing(idem=idem):
         services.lock_nights(night.id)
-        check_payment(settlement(night), money, payer, payee, minor)
+        check_payment(settlement(night), payer, payee, minor, money)
         row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
                       idempotency_key=idem and idem.key)  # which request made it (the reply is in idempotency)
         db.session.add(row)
@@ -154,22 +173,33 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
     return row
 
 
-def check_payment(current: NightSettlement, money: Money, payer: object, payee: object, minor: int) -> None:
-    """The one check of what a payment may pay (:class:`BadInput` if it may not).
+def check_payment(current: NightSettlement, payer: object, payee: object, minor: int, money: Money) -> None:
+    """What a payment may pay, decided in this one place: it must follow one of the two plans.
 
-    Made inside the payment's write, on the settlement read under the night's
-    lock; what it allows is decided here only.
+    Fewest payments: the payer owes at least ``minor`` and the payee is owed
+    at least as much. Everything through the leader (:func:`leader_of`, who
+    may not be a player of the night): a pay-in to the leader is bounded
+    only by what the payer owes, a pay-out by the leader only by what the
+    payee is owed; in between the leader holds the money (their own open
+    balance runs ahead). Either way nobody pays more than they owe or
+    receives more than they are owed, except the leader as the bank, and the
+    night is settled when every balance is met (a leader who is not a
+    player then stands at zero again).
     """
-    if not isinstance(payer, str) or payer not in current.parties:
+    leader = leader_of(current.night)
+    parties = set(current.parties) | ({leader} if leader else set())
+    if not isinstance(payer, str) or payer not in parties:
         raise BadInput("from", "from must be a player of this night.")
-    if not isinstance(payee, str) or payee not in current.parties:
+    if not isinstance(payee, str) or payee not in parties:
         raise BadInput("to", "to must be a player of this night.")
     if payer == payee:
         raise BadInput("to", "A player cannot pay themselves.")
     if minor <= 0:
         raise BadInput("amount", "amount must be more than zero.")
-    owes, due = -current.open[payer], current.open[payee]
-    if minor > owes or minor > due:
+    owes, due = -current.open.get(payer, 0), current.open.get(payee, 0)
+    fewest = minor <= owes and minor <= due
+    through_leader = (payee == leader and minor <= owes) or (payer == leader and minor <= due)
+    if not (fewest or through_leader):
         # Not a rule of the game: a slip of the thumb, answered like any bad input.
         raise BadInput("amount", "%(payer)s owes %(owes)s and %(payee)s is owed %(due)s; a payment of "
                                  "%(amount)s would pay more than is open.", payer=payer, payee=payee,
@@ -207,9 +237,9 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
 
 
 def later_nights(night: Night) -> list[Night]:
-    """Nights of the same group created after this one: where debts can go."""
-    return list(db.session.scalars(select(Night).where(Night.group_id == night.group_id, Night.id > night.id)
-                                   .order_by(Night.id)))
+    """Nights of the same group and currency created after this one: where debts can go."""
+    return list(db.session.scalars(select(Night).where(Night.group_id == night.group_id, Night.id > night.id,
+                                                       Night.currency == night.currency).order_by(Night.id)))
 
 
 def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) -> str:
@@ -222,6 +252,11 @@ def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) 
     target = db.session.get(Night, to_night_id)
     if target is None or target.group_id != night.group_id or target.id <= night.id:
         raise BadInput("to_night", "Debts can only be carried to a later night of the same group.")
+    if target.currency != night.currency:
+        # Kronor are not euros one for one; the group settles across currencies by hand, as anyone would.
+        raise BadInput("to_night", "Debts in %(currency)s can only be carried to a night in %(currency)s; "
+                                   "night %(night)s is in %(other)s.", currency=night.currency,
+                       night=target.id, other=target.currency)
     carry_id = uuid.uuid4().hex
     with writing(idem=idem):
         services.lock_nights(night.id, target.id)  # what is open is read under the lock: carried once
@@ -285,8 +320,9 @@ def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, se
     """The payment QR code of one transfer: ``(kind, code)`` or None.
 
     SEK to a payee with a Swish number: Swish's prefilled "C" string; EUR to
-    a payee with an IBAN: the EPC "GiroCode". Other currencies have no
-    payment QR.
+    a payee with an IBAN in the SEPA scheme: the EPC "GiroCode" (with the
+    BIC outside the EEA, :func:`payment_codes.girocode_bic`). Other
+    currencies and other IBANs have no payment QR (:func:`pay_action` says why).
     """
     if payee is None or amount <= 0:
         return None
@@ -304,7 +340,8 @@ def _payment_code(currency: str, swish: str, iban: str, holder: str, amount: int
         if currency == "SEK" and swish:
             return "swish", payment_codes.qr_code(payment_codes.swish_payload(swish, amount, message))
         if currency == "EUR" and iban:
-            return "epc", payment_codes.epc_qr(holder, iban, amount, message[:payment_codes.EPC_REMITTANCE_MAX])
+            return "epc", payment_codes.epc_qr(holder, iban, amount, message[:payment_codes.EPC_REMITTANCE_MAX],
+                                               bic=payment_codes.girocode_bic(iban))
     except ValueError:
         return None  # details that no longer pass (or a GiroCode over 331 bytes): no code, never a 500
     return None
@@ -324,9 +361,12 @@ class PayAction:
     number: str = ""          # Swish number as written ("070-123 45 67")
     iban: str = ""            # paper form, groups of four
     iban_compact: str = ""    # what is copied: what banking apps' IBAN fields take
+    bic: str = ""             # the BIC the GiroCode carries (outside the EEA), printed beside it
     holder: str = ""
     bank: str = ""
     message: str = ""
+    no_code: str = ""         # why there is no GiroCode (a message template, translated by the page) ...
+    no_code_params: tuple[tuple[str, object], ...] = ()  # ... and its parameters
 
 
 def pay_action(night: Night, payee: Player | None, amount: int) -> PayAction | None:
@@ -344,8 +384,11 @@ def pay_action(night: Night, payee: Player | None, amount: int) -> PayAction | N
                          number=payment_codes.format_swish(payee.swish),
                          message=payment_codes.swish_message(message))
     if payee.iban:
+        why = payment_codes.girocode_refusal(night.currency, payee.iban)
         return PayAction("bank", iban=payment_codes.format_iban(payee.iban),
                          iban_compact=payment_codes.normalize_iban(payee.iban),
+                         bic=payment_codes.girocode_bic(payee.iban) if why is None else "",
                          holder=payee.account_holder or payee.name, bank=payment_codes.bank_name(payee.iban) or "",
-                         message=message)
+                         message=message, no_code=why.template if why else "",
+                         no_code_params=tuple(why.params.items()) if why else ())
     return None

@@ -399,13 +399,15 @@ def open_carry(night: Night, game: str) -> tuple[int, int] | None:
 
     Returns ``(match id, amount)`` of the oldest such pot. SK-14: a carried
     pot is "kept as an open pot that the next night's match of the same group
-    starts with".
+    starts with". Only a night in the pot's own currency takes it: a pot of
+    kronor waits for the group's next night in kronor (issue 26).
     """
     if game not in games.CARRY_GAMES:
         return None
     taken = select(Match.carried_from_id).where(Match.carried_from_id.is_not(None))
     candidates = db.session.scalars(
         select(Match).join(Night).where(Night.group_id == night.group_id, Night.id != night.id,
+                                        Night.currency == night.currency,
                                         Match.game == game, Match.status == "closed",
                                         Match.id.not_in(taken)).order_by(Match.id))
     for match in candidates:

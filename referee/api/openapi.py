@@ -291,7 +291,8 @@ def document() -> dict[str, Any]:
             body={"type": "object", "properties": {"pot": {"enum": ["split", "award", "carry"]},
                                                    "to": {"type": "string"}}}, params=[_MID, _IDEM])},
         "/api/nights/{night_id}/payments": {"post": _op(
-            "A transfer paid, fully or partly (an event: voidable, never edited).", "Created",
+            "A transfer of either plan paid, fully or partly (an event: voidable, never edited); the game leader "
+            "(?plan=leader) may be paid and pay out even when not a player.", "Created",
             {"type": "object", "properties": {"payment": _ref("Payment"), "settlement": _ref("Settlement")}},
             body=_ref("PaymentIn"),
             params=[_ID, _IDEM], status="201")},
@@ -301,7 +302,8 @@ def document() -> dict[str, Any]:
             body={"type": "object", "properties": {"reason": {"type": "string"}}},
             params=[_ID, {"name": "payment_id", "in": "path", "required": True, "schema": _DB_ID}, _IDEM])},
         "/api/nights/{night_id}/carry": {"post": _op(
-            "Carry what is still open to a later night of the group (opening balances there).", "The settlement",
+            "Carry what is still open to a later night of the group in the same currency (opening balances "
+            "there); another currency is a 400 naming both.", "The settlement",
             {"type": "object", "properties": {"settlement": _ref("Settlement")}},
             body={"type": "object", "required": ["to_night"], "properties": {"to_night": {"type": "integer"}}},
             params=[_ID, _IDEM])},

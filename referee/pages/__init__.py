@@ -157,7 +157,7 @@ def qr_svg(data: str | segno.QRCode, scale: int = 4) -> Markup:
     """An inline SVG QR code of a link or a made payment code (no external image, CSP-friendly)."""
     if isinstance(data, segno.QRCode):
         return Markup(payment_codes.qr_svg(data, scale=scale))
-    return Markup(segno.make(data, error="m").svg_inline(scale=scale, dark="#000", light="#fff"))
+    return Markup(segno.make(data, error="m").svg_inline(scale=scale, dark="#000", light="#fff", omitsize=True))
 
 
 # --- start, language, links --------------------------------------------------

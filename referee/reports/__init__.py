@@ -217,7 +217,10 @@ def settlement_html(night: Night) -> str:
     for why in payments.explain(s, s.plan):
         qr = payments.payment_qr(night, details.get(why.payee), why.amount)
         kind = ("Swish" if qr[0] == "swish" else "GiroCode (EPC)") if qr else None
-        rows.append({"why": why, "qr": qr_img(qr[1], kind) if qr else None, "qr_kind": qr[0] if qr else None})
+        # Beside the code, what it pays to, as text: for a payer without a camera, or the paper next day.
+        pay = payments.pay_action(night, details.get(why.payee), why.amount)
+        rows.append({"why": why, "qr": qr_img(qr[1], kind) if qr else None, "qr_kind": qr[0] if qr else None,
+                     "pay": pay})
     record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
     money_text = current_app.jinja_env.filters["money"]
 

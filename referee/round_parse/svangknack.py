@@ -13,7 +13,10 @@ ERROR_FIELDS: dict[str, str] = {
 
 
 def parse(form: Mapping[str, str], state: dict[str, Any], players: list[str]) -> dict[str, Any]:
-    """What was tapped -> the API's round payload; a player with tricks has knocked.
+    """What was tapped -> the API's round payload; a player with a trick count, 0 included, has knocked.
+
+    A 0 tapped is a player who played and took no trick: bet (SK-9), not a
+    player who stayed out (issue 26).
 
     The svängare is the player left of the dealer, or the next one when the
     sväng was passed (SK-11); the svängare always takes part.
@@ -24,7 +27,7 @@ def parse(form: Mapping[str, str], state: dict[str, Any], players: list[str]) ->
     participants = [svangare]
     for pos, name in enumerate(players):
         raw = form.get(f"tricks_{pos}", "").strip()
-        knocked = form.get(f"knock_{pos}") == "on" or raw not in ("", "0") or state.get("forced")
+        knocked = form.get(f"knock_{pos}") == "on" or raw != "" or state.get("forced")
         if knocked and name not in participants:
             participants.append(name)
         if raw:  # a count no button sends ("abc", "²") goes on as text: the engine names it, nothing is stored

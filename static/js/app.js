@@ -24,11 +24,26 @@ document.querySelectorAll("select[data-autosubmit]").forEach(function (sel) {
   });
 });
 
-// Round form: tapping tricks marks the player as knocked; "passed" moves the svängare mark.
+// Round form: tapping tricks (0 too: played and bet, SK-9) marks the player as knocked; tapping the chosen
+// count again clears it (a radio alone cannot be untapped); "passed" moves the svängare mark.
 document.querySelectorAll("#round-form").forEach(function (form) {
+  var counts = 'input[type="radio"][name^="tricks_"]';
+  form.querySelectorAll(counts + ":checked").forEach(function (r) { r.dataset.was = "1"; });
+  form.addEventListener("click", function (ev) {
+    var t = ev.target;
+    if (!t.matches || !t.matches(counts)) return;
+    var again = t.dataset.was === "1";
+    form.querySelectorAll('input[name="' + t.name + '"]').forEach(function (r) { r.dataset.was = ""; });
+    if (again) {
+      t.checked = false;
+      t.dispatchEvent(new Event("change", { bubbles: true }));
+    } else {
+      t.dataset.was = "1";
+    }
+  });
   form.addEventListener("change", function (ev) {
     var t = ev.target;
-    if (t.name && t.name.indexOf("tricks_") === 0 && t.value !== "0") {
+    if (t.name && t.name.indexOf("tricks_") === 0 && t.checked) {
       var knock = form.querySelector('input[name="knock_' + t.name.slice(7) + '"]');
       if (knock) knock.checked = true;
     }

@@ -96,7 +96,10 @@
 
   // The page a queued entry belongs to after it is sent (as the service worker's redirect).
   function pageOf(entry) {  // where the server sends it (a closed match stays on its own page, issue 19)
-    return NIGHT_KINDS.indexOf(entry.kind) >= 0 ? "/nights/" + entry.id + "/settlement" : "/matches/" + entry.id;
+    if (NIGHT_KINDS.indexOf(entry.kind) < 0) return "/matches/" + entry.id;
+    // A payment of the leader plan comes back to the leader plan (issue 26), as the server's redirect does.
+    var plan = new URLSearchParams(entry.body || "").get("plan");
+    return "/nights/" + entry.id + "/settlement" + (plan === "leader" ? "?plan=leader" : "");
   }
 
   // What was tapped, in the form's own words (the inputs' labels), so the leader recognises the entry.

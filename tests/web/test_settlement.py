@@ -53,7 +53,7 @@ def test_partial_payment_leaves_the_rest_open_and_full_payments_settle(client: A
 
 
 @pytest.mark.parametrize("payer, payee, amount, status, key", [
-    ("Anna", "Cia", "2.01", 400, "field"),    # more than is open
+    ("Bo", "Cia", "2.01", 400, "field"),      # more than is open (Anna, the first player, may: she leads)
     ("Cia", "Anna", "1.00", 400, "field"),    # Cia owes nothing
     ("Anna", "Anna", "1.00", 400, "field"),
     ("Anna", "Zed", "1.00", 400, "field"),
