@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LiveServer, Watched, watch
+from tests.browser.conftest import PHONE, LiveServer, Watched, watch
 from tests.browser.polish import assert_axe
 from tests.browser.table_layout import layout_problems, uncovered
 from tests.browser.test_offline_engine import _engine_kept
@@ -146,4 +146,130 @@ def test_nothing_covers_save_and_the_page_never_widens(live_server: LiveServer, 
     expect(page.locator("#offline-queue")).to_be_hidden(timeout=30_000)
     assert [r[0] for r in stored(live_server.app, match["id"])] == list(range(1, 4 + waiting))
     night.check("back online")
+    assert not offline_noise(watched.problems)
+
+
+# --- another phone's round while this one is tapping (point 2), and this phone's own rounds (point 3) ---------
+
+SEATS = ["Anna", "Bo", "Cia", "Dan"]
+
+
+def _second_phone(browser: Any, base: str, token: str, match_id: int, artifacts: Path) -> Watched:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  locale="de-DE")
+    context.set_default_timeout(30_000)
+    other = watch(context.new_page(), artifacts, "table-two-phones-other-")
+    other.page.goto(f"{base}/e/{token}")
+    other.page.goto(f"{base}/lang/de?next=/matches/{match_id}")
+    return other
+
+
+def _this_rounds_taps(page: Any) -> tuple[str, str]:
+    """Taps legal now and, as the next round, after a round that gives the sväng on: the one after the
+    svängare 1 trick, the svängare 2."""
+    sv = str(page.locator("#round-form").get_attribute("data-svangare"))
+    return SEATS[(SEATS.index(sv) + 1) % len(SEATS)], sv
+
+
+def test_another_phones_round_takes_my_taps_out_of_the_form(live_server: LiveServer, phone: Any, browser: Any,
+                                                           artifacts: Path) -> None:
+    base, page = live_server.url, phone
+    page.context.set_default_timeout(30_000)
+    watched = watch(page, artifacts, "table-two-phones-")
+    night = api(base, "/api/nights", {"name": "Stugan", "currency": "SEK", "players": SEATS})
+    match = api(base, f"/api/nights/{night['id']}/matches",
+                {"game": "svangknack", "players": SEATS, "dealer": "Anna", "stake": "3.00"}, night["edit_token"])
+    page.goto(f"{base}/e/{night['edit_token']}")
+    page.goto(f"{base}/lang/sv?next=/matches/{match['id']}")
+    other = _second_phone(browser, base, night["edit_token"], match["id"], artifacts)
+
+    def b_saves() -> None:
+        nxt, sv = _this_rounds_taps(other.page)
+        other.page.locator(f'#round-form tr[data-name="{nxt}"] label.pick').nth(1).tap()
+        other.page.locator(f'#round-form tr[data-name="{sv}"] label.pick').nth(2).tap()
+        other.page.locator(SAVE).tap()
+        other.page.locator(".flash.ok").wait_for()
+
+    # 1. The live stream brings B's round while A is tapping: A's taps leave the form, shown apart.
+    page.wait_for_function("() => document.getElementById('live') !== null")
+    page.wait_for_timeout(500)  # the stream is open
+    nxt, sv = _this_rounds_taps(page)
+    page.locator(f'#round-form tr[data-name="{nxt}"] label.pick').nth(1).tap()
+    b_saves()
+    box = page.locator("#stale-taps")
+    expect(box).to_be_visible()
+    expect(box.locator(".stale-what")).to_have_text(f"{nxt} 1 stick")
+    expect(page.locator("#round-form input[type=radio]:checked")).to_have_count(0)  # the fresh form, empty
+    expect(page.locator("#round-form")).to_have_attribute("data-svangare", nxt)    # with the new roles
+    expect(page.locator("#live")).to_be_hidden()
+    assert not layout_problems(page, SAVE)
+    watched.shot("stale-live", full=False)
+    assert_axe(page, "the stale taps box")
+    page.locator("#stale-drop").tap()  # it was the same round
+    expect(box).to_have_count(0)
+    assert [r[0] for r in stored(live_server.app, match["id"])] == [1]
+
+    # 2. A hears nothing (no stream): A's save meets a 409; the page shows the taps apart, the form empty.
+    page.route("**/live?*", lambda route: route.abort())
+    page.reload()
+    nxt, sv = _this_rounds_taps(page)
+    page.locator(f'#round-form tr[data-name="{nxt}"] label.pick').nth(1).tap()
+    page.locator(f'#round-form tr[data-name="{sv}"] label.pick').nth(2).tap()
+    b_saves()  # round 2, B's
+    page.locator(SAVE).tap()
+    expect(box).to_be_visible()
+    expect(page.locator("main p.error[role=alert]")).to_contain_text("2")
+    said = sorted([(nxt, f"{nxt} 1 stick"), (sv, f"{sv} 2 stick")], key=lambda t: SEATS.index(t[0]))
+    expect(box.locator(".stale-what")).to_have_text(" · ".join(t for _n, t in said))  # in seat order
+    expect(page.locator("#round-form input[type=radio]:checked")).to_have_count(0)
+    assert not layout_problems(page, SAVE)
+    watched.shot("stale-409", full=False)
+    # Mine was the next deal: entered as round 3, checked by the rules against the state after round 2.
+    expect(page.locator("#stale-next")).to_contain_text("3")
+    page.locator("#stale-next").tap()
+    page.locator(".flash.ok").wait_for()
+    expect(page.locator("#stale-taps")).to_have_count(0)
+    assert [r[0] for r in stored(live_server.app, match["id"])] == [1, 2, 3]  # one round per deal
+    other.page.context.close()
+    assert not offline_noise(watched.problems)
+    assert not offline_noise(other.problems)
+
+
+def test_back_online_my_own_rounds_are_mine_and_the_page_is_fresh(live_server: LiveServer, phone: Any,
+                                                                   artifacts: Path) -> None:
+    base, page = live_server.url, phone
+    page.context.set_default_timeout(60_000)
+    watched = watch(page, artifacts, "table-back-online-")
+    night = api(base, "/api/nights", {"name": "Stugan", "currency": "SEK", "players": SEATS})
+    match = api(base, f"/api/nights/{night['id']}/matches",
+                {"game": "svangknack", "players": SEATS, "dealer": "Anna", "stake": "3.00"}, night["edit_token"])
+    page.goto(f"{base}/e/{night['edit_token']}")
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.goto(f"{base}/lang/sv?next=/matches/{match['id']}")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null && window.RefereeQueue !== undefined")
+    page.context.set_offline(True)
+    page.reload()  # the offline copy
+    expect(page.locator("#offline-bar")).to_contain_text("Sparad kopia av sidan")
+    nxt, sv = _this_rounds_taps(page)
+    page.locator(f'#round-form tr[data-name="{nxt}"] label.pick').nth(1).tap()
+    page.locator(f'#round-form tr[data-name="{sv}"] label.pick').nth(2).tap()
+    page.locator(SAVE).tap()
+    expect(page.locator("#offline-entries li.pending")).to_have_count(1)
+    page.locator('#round-form tr[data-name="Anna"] label.pick').nth(1).tap()  # the next round, being tapped
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline-bar")).to_contain_text("1 väntande post skickades och sparades")
+    expect(page.locator("#offline-bar")).not_to_contain_text("Sparad kopia")  # the page is fresh again
+    expect(page.locator("html")).not_to_have_attribute("data-offline-copy", re.compile(".*"))
+    expect(page.locator(".history li")).to_have_count(1)  # swapped in from the server, the form kept
+    page.wait_for_timeout(1500)  # the live stream's news of round 1 (this phone's own) has come by now
+    expect(page.locator("#live")).to_be_hidden()  # not "entered on another phone"
+    expect(page.locator("#stale-taps")).to_have_count(0)
+    expect(page.locator('#round-form tr[data-name="Anna"] input[value="1"]')).to_be_checked()
+    assert [r[0] for r in stored(live_server.app, match["id"])] == [1]
+    # The phone knows round 1 as its own (the stream's news of it is said by nobody), and round 2 as not yet.
+    assert page.evaluate("(m) => [RefereeQueue.own(m, 1), RefereeQueue.own(m, 2)]", match["id"]) == [True, False]
+    assert not layout_problems(page, SAVE)
+    watched.shot("fresh", full=False)
     assert not offline_noise(watched.problems)

@@ -106,6 +106,27 @@ def test_second_phone_with_stale_form_gets_conflict(client: Any, app: Any) -> No
     assert resp.status_code == 409 and "Omgång 1 fördes nyss in av någon annan" in resp.get_data(as_text=True)
 
 
+def test_a_409_shows_my_taps_apart_and_the_form_empty(client: Any, app: Any) -> None:
+    """Another phone saved round 1 first (issue 28, point 2): the taps are not put back in the form under the
+    new roles; "mine is the next round" posts them as round 2 with a key of its own, checked by the rules."""
+    match_id = create_match(client, create_night(client))
+    stale = round_form(client, match_id) | {"tricks_2": "1", "tricks_1": "2", "said": "Cia 1 trick · Bo 2 tricks"}
+    assert client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id)).status_code == 302
+    resp = client.post(f"/matches/{match_id}/rounds", data=stale)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 409 and 'id="stale-taps"' in html and "Cia 1 trick · Bo 2 tricks" in html
+    form_html = html[html.index('id="round-form"'):]
+    assert " checked" not in form_html.split("</form>")[0]  # the round form is empty
+    box = html[html.index('id="stale-taps"'):html.index("</section>", html.index('id="stale-taps"'))]
+    assert 'name="tricks_2" value="1"' in box and 'name="tricks_1" value="2"' in box and 'name="said"' not in box
+    again = {k: v for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', box)}
+    assert again["expected_seq"] == "2" and again["form_token"] != stale["form_token"]
+    assert "enter it as round 2" in box
+    assert client.post(f"/matches/{match_id}/rounds", data=again).status_code == 302
+    with client.application.app_context():
+        assert [r.seq for r in db.session.query(Round).filter_by(match_id=match_id)] == [1, 2]
+
+
 def test_view_link_reads_but_cannot_write(client: Any, app: Any) -> None:
     night_id = create_night(client)
     match_id = create_match(client, night_id)
