@@ -178,6 +178,9 @@ def edit_link(token: str) -> Any:
         abort(404)
     night, edit = found
     grant(night, edit)
+    target = request.args.get("next", "")  # the table display's code opens the display itself (issue 28)
+    if re.fullmatch(r"/matches/\d+/table", target):
+        return redirect(target)
     return redirect(url_for("pages.night", night_id=night.id))
 
 

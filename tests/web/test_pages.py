@@ -127,6 +127,30 @@ def test_a_409_shows_my_taps_apart_and_the_form_empty(client: Any, app: Any) -> 
         assert [r.seq for r in db.session.query(Round).filter_by(match_id=match_id)] == [1, 2]
 
 
+def test_the_table_display_link_is_a_qr_code_that_lets_the_tablet_in(client: Any, app: Any) -> None:
+    """Issue 28, point 7: the leader's match page shows the display's link as a QR code; a tablet without
+    the view right is told how to get in; the link gives the right and opens the display."""
+    match_id = create_match(client, create_night(client))
+    html = client.get(f"/matches/{match_id}", headers={"Accept-Language": "sv"}).get_data(as_text=True)
+    box = html[html.index('class="table-qr"'):]
+    link = re.search(r'<input class="copy" readonly value="([^"]+)"', box)
+    assert link and "<svg" in box.split("</details>")[0] and "Bordsvisning: skanna med surfplattan" in box
+    path = link.group(1).removeprefix("http://localhost")
+    assert path.startswith("/v/") and path.endswith(f"?next=/matches/{match_id}/table")
+    tablet = app.test_client()
+    refused = tablet.get(f"/matches/{match_id}/table", headers={"Accept-Language": "de"})
+    assert refused.status_code == 403 and "QR-Code der Tischanzeige" in refused.get_data(as_text=True)
+    opened = tablet.get(path)
+    assert opened.status_code == 302 and opened.headers["Location"].endswith(f"/matches/{match_id}/table")
+    assert tablet.get(f"/matches/{match_id}/table").status_code == 200
+    # Only the display is a place to go: any other "next" leads to the night, as the plain link does.
+    token = path.split("/")[2].split("?")[0]
+    elsewhere = app.test_client().get(f"/v/{token}?next=//evil.example/")
+    assert elsewhere.status_code == 302 and "/nights/" in elsewhere.headers["Location"]
+    guest_html = tablet.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'class="table-qr"' not in guest_html  # the leader's page only
+
+
 def test_view_link_reads_but_cannot_write(client: Any, app: Any) -> None:
     night_id = create_night(client)
     match_id = create_match(client, night_id)
