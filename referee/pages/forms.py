@@ -122,6 +122,31 @@ def option_texts(game: str, described: list[dict[str, Any]]) -> list[dict[str, A
     return out
 
 
+def options_in_words(game: str, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """A match's options as the reader says them (issue 28): the form's label and the chosen value's name,
+    yes/no, a number in the reader's locale; never ``first_pot = all``."""
+    from flask_babel import format_decimal
+
+    from referee import games
+    from referee.engine.records import describe_options
+
+    out = []
+    for opt in option_texts(game, describe_options(games.game(game).Options)):
+        if opt["name"] not in options:
+            continue
+        value = options[opt["name"]]
+        if isinstance(value, bool):
+            said = gettext("on") if value else gettext("off")
+        elif isinstance(value, int):
+            said = str(format_decimal(value))
+        elif value is None:
+            said = "–"
+        else:
+            said = str(dict(opt["choice_labels"]).get(value, value))
+        out.append((str(opt["label"]), said))
+    return out
+
+
 #: The seat numbers the new-match form offers (``<input type="number" min="0" max="99">``).
 SEAT_NUMBERS = range(100)
 

@@ -23,9 +23,21 @@ from referee.engine import RuleViolation
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
 from referee.models import Match, Night, Round
 from referee.pages import can_view
+from referee.pages.forms import options_in_words
 from referee.reports import sheet
 
 bp = Blueprint("reports", __name__)
+
+
+def _register_words() -> None:
+    """``|num`` (an amount of the engine's state in the reader's locale) and ``|pot_word`` for the sheets."""
+    from referee.reports.rounds import num, pot_word
+
+    bp.add_app_template_filter(num, "num")
+    bp.add_app_template_filter(pot_word, "pot_word")
+
+
+_register_words()
 
 
 @dataclass(frozen=True)
@@ -175,7 +187,8 @@ def protocol_html(match: Match) -> str:
     money = services.night_money(match.night)
     final = module.state_json(services.state_of(match), money)
     return render_template("reports/protocol.html", match=match, night=match.night, steps=steps(match),
-                           final=final, money=money, part=f"reports/protocol_{match.game}.html")
+                           final=final, money=money, part=f"reports/protocol_{match.game}.html",
+                           options=options_in_words(match.game, dict(match.options)))
 
 
 @bp.get("/nights/<int:night_id>/settlement.pdf")

@@ -103,7 +103,7 @@ def test_second_phone_with_stale_form_gets_conflict(client: Any, app: Any) -> No
     resp = client.post(f"/matches/{match_id}/rounds", data=stale)
     assert resp.status_code == 409 and "just entered by someone else" in resp.get_data(as_text=True)
     resp = client.post(f"/matches/{match_id}/rounds", data=stale, headers={"Accept-Language": "sv"})
-    assert resp.status_code == 409 and "Omgång 1 fördes nyss in av någon annan" in resp.get_data(as_text=True)
+    assert resp.status_code == 409 and "Runda 1 fördes nyss in av någon annan" in resp.get_data(as_text=True)
 
 
 def test_a_409_shows_my_taps_apart_and_the_form_empty(client: Any, app: Any) -> None:
