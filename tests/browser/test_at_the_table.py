@@ -273,3 +273,35 @@ def test_back_online_my_own_rounds_are_mine_and_the_page_is_fresh(live_server: L
     assert not layout_problems(page, SAVE)
     watched.shot("fresh", full=False)
     assert not offline_noise(watched.problems)
+
+
+def test_schloapfer_the_dealers_eyes_take_real_key_presses(live_server: LiveServer, phone: Any,
+                                                          artifacts: Path) -> None:
+    """Issue 28, point 6: the dealer's eyes field, tapped and typed into key by key (no ``fill``), on a
+    390 px phone in German; the deal is saved with what was typed (SL-13 would refuse an empty field)."""
+    base, page = live_server.url, phone
+    page.context.set_default_timeout(30_000)
+    watched = watch(page, artifacts, "table-schloapfer-keys-")
+    seats = ["Anna", "Bo", "Cia"]
+    night = api(base, "/api/nights", {"name": "Hütte", "currency": "EUR", "players": seats})
+    match = api(base, f"/api/nights/{night['id']}/matches",
+                {"game": "schloapfer", "players": seats, "dealer": "Anna", "stake": "2.00"}, night["edit_token"])
+    page.goto(f"{base}/e/{night['edit_token']}")
+    page.goto(f"{base}/lang/de?next=/matches/{match['id']}")
+    dealer = page.locator('#round-form tr.dealer input.sl-eyes-in')
+    assert dealer.get_attribute("name") == "eyes_0"  # Anna deals
+    dealer.tap()
+    expect(dealer).to_be_focused()
+    page.keyboard.type("112", delay=30)
+    expect(dealer).to_have_value("112")
+    expect(page.locator("#eyes-left-n")).to_have_text("40")
+    page.locator('#round-form tr[data-name="Bo"] input.sl-eyes-in').tap()
+    page.keyboard.type("40", delay=30)
+    page.locator('#round-form tr[data-name="Cia"] label.toggle').tap()  # Cia passed
+    expect(page.locator("#eyes-left-n")).to_have_text("0")
+    assert not layout_problems(page, SAVE)
+    watched.shot("typed", full=False)
+    page.locator(SAVE).tap()
+    page.locator(".flash.ok").wait_for()
+    assert [r[0] for r in stored(live_server.app, match["id"])] == [1]
+    assert not watched.problems, watched.problems
