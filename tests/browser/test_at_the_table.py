@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, LiveServer, Watched, watch
-from tests.browser.polish import assert_axe
+from tests.browser.polish import assert_axe, every_language
 from tests.browser.table_layout import layout_problems, uncovered
 from tests.browser.test_offline_engine import _engine_kept
 from tests.browser.test_offline_queue import api, offline_noise, stored
@@ -101,6 +101,23 @@ def play_rounds(night: Night, seats: list[str], rounds: int, offline: bool, refu
         night.check("saved")
 
 
+def svangknack_at(base: str, page: Any, seats: list[str], lang: str,
+                  controlled: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A night and a Svängknack match (Anna deals, 3.00), the leader's phone on it in ``lang``; with
+    ``controlled``, once the service worker controls the page (it keeps the page for going offline)."""
+    night = api(base, "/api/nights", {"name": "Stugan", "currency": "SEK", "players": seats})
+    match = api(base, f"/api/nights/{night['id']}/matches",
+                {"game": "svangknack", "players": seats, "dealer": "Anna", "stake": "3.00"}, night["edit_token"])
+    page.goto(f"{base}/e/{night['edit_token']}")
+    if controlled:
+        page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.goto(f"{base}/lang/{lang}?next=/matches/{match['id']}")  # a page load: the ready worker controls it
+    if controlled:
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null"
+                               " && window.RefereeQueue !== undefined")
+    return night, match
+
+
 @pytest.mark.parametrize(("players", "lang", "engine"), [(3, "sv", False), (5, "sv", True), (8, "de", True),
                                                          (16, "de", False)])
 def test_nothing_covers_save_and_the_page_never_widens(live_server: LiveServer, phone: Any, artifacts: Path,
@@ -109,14 +126,7 @@ def test_nothing_covers_save_and_the_page_never_widens(live_server: LiveServer, 
     page.context.set_default_timeout(60_000)  # a busy machine: the worker installs slowly
     watched = watch(page, artifacts, f"table-{players}-{lang}-")
     seats = NAMES[:players]
-    night_json = api(base, "/api/nights", {"name": "Stugan", "currency": "SEK", "players": seats})
-    match = api(base, f"/api/nights/{night_json['id']}/matches",
-                {"game": "svangknack", "players": seats, "dealer": "Anna", "stake": "3.00"},
-                night_json["edit_token"])
-    page.goto(f"{base}/e/{night_json['edit_token']}")
-    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
-    page.goto(f"{base}/lang/{lang}?next=/matches/{match['id']}")  # a page load: the ready worker controls it
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null && window.RefereeQueue !== undefined")
+    _night, match = svangknack_at(base, page, seats, lang, controlled=True)
     night = Night(watched)
     night.check("opened")
 
@@ -176,11 +186,7 @@ def test_another_phones_round_takes_my_taps_out_of_the_form(live_server: LiveSer
     base, page = live_server.url, phone
     page.context.set_default_timeout(30_000)
     watched = watch(page, artifacts, "table-two-phones-")
-    night = api(base, "/api/nights", {"name": "Stugan", "currency": "SEK", "players": SEATS})
-    match = api(base, f"/api/nights/{night['id']}/matches",
-                {"game": "svangknack", "players": SEATS, "dealer": "Anna", "stake": "3.00"}, night["edit_token"])
-    page.goto(f"{base}/e/{night['edit_token']}")
-    page.goto(f"{base}/lang/sv?next=/matches/{match['id']}")
+    night, match = svangknack_at(base, page, SEATS, "sv")
     other = _second_phone(browser, base, night["edit_token"], match["id"], artifacts)
 
     def b_saves() -> None:
@@ -240,13 +246,7 @@ def test_back_online_my_own_rounds_are_mine_and_the_page_is_fresh(live_server: L
     base, page = live_server.url, phone
     page.context.set_default_timeout(60_000)
     watched = watch(page, artifacts, "table-back-online-")
-    night = api(base, "/api/nights", {"name": "Stugan", "currency": "SEK", "players": SEATS})
-    match = api(base, f"/api/nights/{night['id']}/matches",
-                {"game": "svangknack", "players": SEATS, "dealer": "Anna", "stake": "3.00"}, night["edit_token"])
-    page.goto(f"{base}/e/{night['edit_token']}")
-    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
-    page.goto(f"{base}/lang/sv?next=/matches/{match['id']}")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null && window.RefereeQueue !== undefined")
+    _night, match = svangknack_at(base, page, SEATS, "sv", controlled=True)
     page.context.set_offline(True)
     page.reload()  # the offline copy
     expect(page.locator("#offline-bar")).to_contain_text("Sparad kopia av sidan")
@@ -272,6 +272,10 @@ def test_back_online_my_own_rounds_are_mine_and_the_page_is_fresh(live_server: L
     assert page.evaluate("(m) => [RefereeQueue.own(m, 1), RefereeQueue.own(m, 2)]", match["id"]) == [True, False]
     assert not layout_problems(page, SAVE)
     watched.shot("fresh", full=False)
+    # The match page with the table display's QR code (opened by the measurement) in three languages.
+    every_language(page, base, [f"/matches/{match['id']}"])
+    page.locator("details.table-qr summary").tap()
+    watched.shot("table-qr", full=False)
     assert not offline_noise(watched.problems)
 
 
