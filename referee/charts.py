@@ -32,6 +32,9 @@ DASHES: tuple[str, ...] = ("", "6 3", "2 2", "8 3 2 3")
 BAND = "#d9d9d9"
 AXIS = "#555555"
 GRID = "#e4e4e4"
+#: Vertical room of one end label (font size 10): DejaVu Sans from the umlaut of an "Ö" to the tail of a
+#: "j" is about 12 units, so 11 let "Göran", "Örjan" and "Märta" touch (issue 28).
+LABEL_GAP = 13.0
 #: At most this many points per line: more than a 390 px screen can show.
 MAX_POINTS = 160
 
@@ -179,6 +182,10 @@ def line_chart(xs: Sequence[int], series: Mapping[str, Sequence[int]], styles: M
     """
     keep = sample(len(xs))
     kx = [xs[i] for i in keep]
+    labels = len(series) + (1 if band is not None and any(band) else 0)
+    # Every end label needs LABEL_GAP; a chart with more names than fit is drawn taller, never with labels
+    # on top of each other (issue 28: Göran, Örjan and Märta's umlauts and descenders met at 11 px).
+    height = max(height, math.ceil(8.0 + 4 + (labels - 1) * LABEL_GAP + 30))
     left, top, bottom = 44.0, 8.0, float(height - 30)  # below: a row of tick labels, then the axis title
     right = float(width - label_width)
     values = [v for vals in series.values() for v in vals] + list(band or []) + [0]
@@ -195,7 +202,7 @@ def line_chart(xs: Sequence[int], series: Mapping[str, Sequence[int]], styles: M
         band_path = f"M{x(kx[0]):g},{y(0):g} L" + " L".join(upper) + f" L{x(kx[-1]):g},{y(0):g} Z"
         band_value = band[keep[-1]]
         band_end = (y(0) + y(band_value)) / 2
-    label_ys = spread(ends + ([band_end] if band_path else []), 11.0, top + 4, bottom)
+    label_ys = spread(ends + ([band_end] if band_path else []), LABEL_GAP, top + 4, bottom)
     px = [x(v) for v in kx]  # the x of each kept point, once for all lines
     lines = tuple(
         Line(name=n, style=styles[n], points=tuple(zip(px, (y(series[n][i]) for i in keep), strict=True)),

@@ -194,6 +194,9 @@ def edit_link(token: str) -> Any:
         abort(404)
     night, edit = found
     grant(night, edit)
+    target = request.args.get("next", "")  # the table display's code opens the display itself (issue 28)
+    if re.fullmatch(r"/matches/\d+/table", target):
+        return redirect(target)
     return redirect(url_for("pages.night", night_id=night.id))
 
 
@@ -315,9 +318,23 @@ def _round_form(match: Match) -> RoundForm:
     return form
 
 
+#: Fields of a round form that belong to the one post, not to what was tapped (not carried into a stale entry).
+POST_ONLY = ("csrf_token", "form_token", "expected_seq", "said")
+
+
+def stale_fields(posted: Any) -> list[tuple[str, str]]:
+    """What was tapped in a form another phone's round overtook: every field but the post's own (issue 28)."""
+    return [(k, v) for k, v in posted.items(multi=True) if k not in POST_ONLY]
+
+
 def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
-                 posted: Any = None, status: int = 200, conflict: str | None = None) -> Any:
-    """The match page: state at a glance, the round form, the history."""
+                 posted: Any = None, status: int = 200, conflict: str | None = None,
+                 stale: Any = None) -> Any:
+    """The match page: state at a glance, the round form, the history.
+
+    ``stale``: the post another phone's round overtook (a 409): its taps are shown apart, with a choice, and
+    the form is empty, so that they are not stored again as the next round by one more tap.
+    """
     module = games.game(match.game)
     money = services.night_money(match.night)
     state = services.state_of(match)
@@ -331,6 +348,8 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
         rounds=services.recent_rounds(match, None if request.args.get("all") else HISTORY),
         total_rounds=match.snapshot.next_seq - 1,
         error=error, error_field=field, posted=posted or {}, conflict=conflict,
+        stale=stale_fields(stale) if stale is not None else [], stale_said=(stale or {}).get("said", ""),
+        stale_token=secrets.token_urlsafe(16),
         error_rows=error_rows.rows(error, posted, view, match.game, list(match.seats)),
         close_form=close_form, money=money)
     return body, status
@@ -370,7 +389,7 @@ def add_round(match_id: int) -> Any:
     except (RuleViolation, BadInput) as exc:
         return render_match(services.get_match(match_id), error=exc, posted=request.form, status=422)
     except services.Conflict as exc:
-        return render_match(exc.match, posted=request.form, status=409, conflict=explain(exc))
+        return render_match(exc.match, stale=request.form, status=409, conflict=explain(exc))
     flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
 

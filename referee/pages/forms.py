@@ -6,6 +6,8 @@ same payload the JSON API takes, so both go through one service function.
 
 from __future__ import annotations
 
+import datetime
+import functools
 from typing import Any
 
 from flask_babel import gettext
@@ -18,17 +20,33 @@ from wtforms.validators import DataRequired, Length, Optional
 
 from referee.engine import BadInput
 
-#: Currencies offered first in the list; any ISO 4217 code can be typed.
+#: Currencies offered first in the list (the likely ones at a Nordic or Alpine table), then the rest in use.
 COMMON_CURRENCIES = ("SEK", "EUR", "NOK", "DKK", "CHF", "GBP", "USD")
 
 
+@functools.cache
+def currencies_in_use() -> tuple[str, ...]:
+    """Every currency that is legal tender somewhere today, by CLDR's territory data (Babel).
+
+    The list offered for a new night: "AFA – Afghan Afghani (1927–2002)" and the funds and metals of ISO 4217
+    are codes, not money anyone brings to a card table. The API still takes any ISO 4217 code.
+    """
+    from babel.core import get_global
+    from babel.numbers import get_territory_currencies
+
+    today = datetime.date.today()
+    used = {code for territory in get_global("territory_currencies")
+            for code in get_territory_currencies(territory, today, tender=True)}
+    return tuple(sorted(used))
+
+
 def currency_choices() -> list[SelectChoice]:
-    """The common currencies first, then every ISO 4217 currency Babel knows (code and name)."""
-    from babel.numbers import get_currency_name, list_currencies
+    """The common currencies first, then every other currency in use (code and name in the reader's language)."""
+    from babel.numbers import get_currency_name
     from flask_babel import get_locale
 
     locale = str(get_locale() or "en")
-    rest = sorted(c for c in list_currencies() if c not in COMMON_CURRENCIES and len(c) == 3)
+    rest = [c for c in currencies_in_use() if c not in COMMON_CURRENCIES]
     return [SelectChoice(c, f"{c} – {get_currency_name(c, locale=locale)}") for c in (*COMMON_CURRENCIES, *rest)]
 
 
@@ -101,6 +119,31 @@ def option_texts(game: str, described: list[dict[str, Any]]) -> list[dict[str, A
         named = names.get(opt["name"], {})
         choices = [(c, named.get(c, c)) for c in opt.get("choices") or []]
         out.append(opt | {"label": label, "doc": doc, "choice_labels": choices})
+    return out
+
+
+def options_in_words(game: str, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """A match's options as the reader says them (issue 28): the form's label and the chosen value's name,
+    yes/no, a number in the reader's locale; never ``first_pot = all``."""
+    from flask_babel import format_decimal
+
+    from referee import games
+    from referee.engine.records import describe_options
+
+    out = []
+    for opt in option_texts(game, describe_options(games.game(game).Options)):
+        if opt["name"] not in options:
+            continue
+        value = options[opt["name"]]
+        if isinstance(value, bool):
+            said = gettext("on") if value else gettext("off")
+        elif isinstance(value, int):
+            said = str(format_decimal(value))
+        elif value is None:
+            said = "–"
+        else:
+            said = str(dict(opt["choice_labels"]).get(value, value))
+        out.append((str(opt["label"]), said))
     return out
 
 

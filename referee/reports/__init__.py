@@ -22,9 +22,21 @@ from referee import games, rights, services
 from referee.engine import RuleViolation
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
 from referee.models import Match, Night, Round
+from referee.pages.forms import options_in_words
 from referee.reports import sheet
 
 bp = Blueprint("reports", __name__)
+
+
+def _register_words() -> None:
+    """``|num`` (an amount of the engine's state in the reader's locale) and ``|pot_word`` for the sheets."""
+    from referee.reports.rounds import num, pot_word
+
+    bp.add_app_template_filter(num, "num")
+    bp.add_app_template_filter(pot_word, "pot_word")
+
+
+_register_words()
 
 
 @dataclass(frozen=True)
@@ -197,7 +209,8 @@ def protocol_html(match: Match) -> str:
         shown = [s for s in shown if not s.round.void]
     return render_template("reports/protocol.html", match=match, night=match.night, steps=shown,
                            final=final, money=money, part=f"reports/protocol_{match.game}.html",
-                           voided=void_grid(voided) if len(voided) > VOID_ROWS else None)
+                           voided=void_grid(voided) if len(voided) > VOID_ROWS else None,
+                           options=options_in_words(match.game, dict(match.options)))
 
 
 @bp.get("/nights/<int:night_id>/settlement.pdf")

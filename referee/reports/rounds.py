@@ -6,9 +6,12 @@ layout changed (one line per round instead of nine boxes).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from flask_babel import format_decimal
 from flask_babel import gettext as _
 
 from referee.reports.grid import GAP, PAGE_CHARS, Column, Grid, Row, fit
@@ -17,14 +20,33 @@ if TYPE_CHECKING:
     from referee.reports import Step
 
 
+def num(value: object) -> str:
+    """An amount of the engine's state ("15.00", "-3.50") in the reader's locale ("15,00" in Swedish, as the
+    money above it says "3,00 kr"); anything else (a name, an empty cell) as it is."""
+    text = str(value)
+    if not re.fullmatch(r"-?\d+(\.\d+)?", text):
+        return text
+    digits = len(text.partition(".")[2])
+    return str(format_decimal(Decimal(text), format="0." + "0" * digits if digits else "0"))
+
+
 def _pairs(items: dict[str, object]) -> str:
-    return ", ".join(f"{name} {value}" for name, value in items.items())
+    return ", ".join(f"{name} {num(value)}" for name, value in items.items())
+
+
+#: How a closed match's pot went, in words (the close's payload says "split", "award" or "carry").
+_POT_HOW = {"split": "split among all players", "award": "to one player", "carry": "carried to the next night"}
+
+
+def pot_word(how: object) -> str:
+    """The close's pot choice in the reader's words, not its code."""
+    return _(_POT_HOW[str(how)]) if str(how) in _POT_HOW else str(how)
 
 
 def closed_cell(step: Step) -> str:
     """The note of a close event: "Closed: <pot> → <to>" (and the void reason)."""
     p = step.round.payload
-    text = f"{_('Closed')}: {p.get('pot', '')}" + (f" → {p['to']}" if p.get("to") else "")
+    text = f"{_('Closed')}: {pot_word(p.get('pot', ''))}" + (f" → {p['to']}" if p.get("to") else "")
     return text + (f" · {_('void')}: {step.round.void_reason}" if step.round.void else "")
 
 
@@ -50,10 +72,10 @@ def svangknack_grid(steps: Sequence[Step]) -> Grid:
             note = f"{_('void')}: {r.void_reason}"
         else:
             note = " ".join(([_("redeal")] if p.get("redeal") else [])
-                            + ([f"{_('new stake')} {p['new_stake']}"] if p.get("new_stake") else []))
-        rows.append(Row([str(r.seq), str(s.before.get("dealer", "")), svangare, knocked, str(s.before.get("pot", "")),
-                         str(s.before.get("trick_value", "")), _pairs(last.get("bet", {})) if last else "",
-                         str(s.after.get("pot", "")), note], r.void))
+                            + ([f"{_('new stake')} {num(p['new_stake'])}"] if p.get("new_stake") else []))
+        rows.append(Row([str(r.seq), str(s.before.get("dealer", "")), svangare, knocked, num(s.before.get("pot", "")),
+                         num(s.before.get("trick_value", "")), _pairs(last.get("bet", {})) if last else "",
+                         num(s.after.get("pot", "")), note], r.void))
     return fit(columns, rows)
 
 
@@ -78,7 +100,7 @@ def balance_grids(steps: Sequence[Step], seats: Sequence[str]) -> list[Grid]:
 
 def _balances(counted: Sequence[Step], names: Sequence[str]) -> Grid:
     columns = [Column("#", right=True)] + [Column(n, right=True) for n in names]
-    rows = [Row([str(s.round.seq)] + [str(s.after["balances"].get(n, "")) for n in names]) for s in counted]
+    rows = [Row([str(s.round.seq)] + [num(s.after["balances"].get(n, "")) for n in names]) for s in counted]
     return fit(columns, rows)
 
 

@@ -60,7 +60,9 @@
     if (box.parentNode !== frag) frag.insertBefore(box, frag.firstChild);
     main.replaceChildren(frag);
     box.hidden = !keepNotice;
-    document.dispatchEvent(new CustomEvent("live:updated", {detail: {version: version}}));
+    // fresh: the page came from the server, not from the service worker's offline copy (offline.js)
+    document.dispatchEvent(new CustomEvent("live:updated", {detail: {
+      version: version, fresh: !doc.documentElement.hasAttribute("data-offline-copy")}}));
   }
 
   function refresh() {
@@ -73,8 +75,14 @@
       .then(function () { busy = false; if (again) { again = false; refresh(); } });
   }
 
+  // A round this phone sent itself (its queue, static/js/offline.js) is not another phone's.
+  function own(change) {
+    var q = window.RefereeQueue;
+    return change.what === "round" && !!(q && q.own && q.own(change.match, change.round_no));
+  }
+
   function notice(change) {
-    if (matchId === null || change.match !== matchId) return;
+    if (matchId === null || change.match !== matchId || own(change)) return;
     if (!document.querySelector("main form[data-live-dirty]")) return;
     var text = change.what === "round" ? box.dataset.roundNotice.replace("{n}", change.round_no)
                                        : box.dataset.changeNotice;
@@ -89,6 +97,8 @@
     if (matchId !== null && change.match !== null && change.match !== matchId && change.what !== "night") {
       return;  // another match of the night: nothing on this page changes
     }
+    // stale_taps.js takes a round form's taps out before the swap when another phone's round overtook them.
+    document.dispatchEvent(new CustomEvent("live:change", {detail: change}));
     notice(change);
     refresh();
   }
@@ -105,5 +115,6 @@
     });
   }
   follow();
+  document.addEventListener("live:refresh", refresh);  // offline.js: the queue was sent, the page is stale
   window.addEventListener("pagehide", function () { gone = true; if (source) source.close(); });
 })();

@@ -206,6 +206,7 @@
   // same form is posted as without JavaScript, so the server shows its answer at the form, as it always did.
   // Not reached (no answer, 5xx): the entry waits in the queue, shown as pending, and is sent again later.
   function sendNow(form, entry, submitter) {
+    sending(entry);
     fetch(entry.action, {
       method: "POST", body: entry.body, credentials: "same-origin", redirect: "manual",
       headers: { "Content-Type": "application/x-www-form-urlencoded" }
@@ -309,8 +310,21 @@
     });
   }
 
+  // The rounds this phone is sending or has just sent ("match:round"), so that the live stream's news of them
+  // is not said to come from another phone (issue 28). Marked before the post: the stream may be faster than
+  // the answer. A round that ends in conflict was another phone's, and is shown as such in the queue.
+  var mine = {};
+  function sending(entry) {
+    if (entry.kind === "round" && entry.expected) mine[entry.id + ":" + entry.expected] = Date.now();
+  }
+  function own(match, round) {
+    var at = mine[String(match) + ":" + String(round)];
+    return !!at && Date.now() - at < 120000;
+  }
+
   // One entry to the server: "saved", "refused", "conflict", or "offline" (not reached; try again later).
   function send(entry, retried) {
+    sending(entry);
     return fetch(entry.action, {
       method: "POST", body: entry.body, credentials: "same-origin",
       headers: { "Content-Type": "application/x-www-form-urlencoded" }
@@ -372,6 +386,10 @@
         if (r.saved) sessionStorage.setItem("referee-sent", String(r.saved));
         location.reload();  // the page as it is now on the server (network first)
         return;
+      }
+      if (r.saved || r.changed) {  // a form is being filled in: the live page swaps all but it (live.js)
+        if (r.saved) sentBefore = String(r.saved);
+        document.dispatchEvent(new CustomEvent("live:refresh"));
       }
       return refresh();
     }, function () { return refresh(); }).then(function () {
@@ -559,6 +577,13 @@
     if (urls.length) sw.postMessage({ type: "keep", urls: urls });
   }
 
+  // The live page fetched this page from the server: it is no longer the offline copy it was loaded as.
+  document.addEventListener("live:updated", function (ev) {
+    if (!copyAt || !ev.detail || !ev.detail.fresh) return;
+    copyAt = 0;
+    document.documentElement.removeAttribute("data-offline-copy");
+    refresh();
+  });
   window.addEventListener("online", function () { unreachable = false; flush(); });
   window.addEventListener("offline", refresh);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) flush(); });
@@ -567,7 +592,7 @@
       if (list.some(function (e) { return e.status !== "refused" && e.status !== "conflict"; })) flush();
     }, function () {});
   }, 8000);
-  window.RefereeQueue = { all: all, flush: flush };
+  window.RefereeQueue = { all: all, flush: flush, own: own };
   start();
   if (document.readyState === "complete") keepNightPages();
   else window.addEventListener("load", function () { setTimeout(keepNightPages, 300); });

@@ -226,9 +226,17 @@
       row.classList.toggle("svangare", name === view.svangare);
       row.classList.toggle("passed-svangare", name === view.passed_svangare);
       var th = row.querySelector("th");
-      if (dealTag && name === view.dealer) th.appendChild(dealTag);
-      if (svTag && name === view.svangare) th.appendChild(svTag);
+      if (dealTag && name === view.dealer) tagTo(th, dealTag);
+      if (svTag && name === view.svangare) tagTo(th, svTag);
     });
+  }
+
+  // A tag after the name with a space before it, as the server writes it ("Göran svängar"): with none the
+  // name and the tag are one word that cannot wrap, and the row widens the page (issue 28).
+  function tagTo(th, tag) {
+    if (tag.parentNode === th) return;
+    th.appendChild(document.createTextNode(" "));
+    th.appendChild(tag);
   }
 
   window.addEventListener("offline", start);

@@ -17,6 +17,8 @@
       parts.push((name ? name + " " : "") + says.join(", "));
     });
     out.textContent = parts.length ? parts.join(" · ") : (out.dataset.empty || "");
+    var said = form.querySelector('input[name="said"]');  // sent along: "you had tapped …" (issue 28)
+    if (said) said.value = parts.join(" · ");
   }
   document.querySelectorAll("form [data-bar-summary]").forEach(function (out) {
     var form = out.closest("form");

@@ -43,3 +43,21 @@ def test_kul_protocol_and_access(client: Any, artifacts: Path) -> None:
     text = pdf_text(resp.data)
     assert "Bo wins the pot" in text and "2.00" in text and "-2.00" in text
     first_page_png(resp.data, artifacts / "pdf" / "protocol-kul.png")
+
+
+def test_svangknack_protocol_in_swedish_says_options_and_numbers_as_a_swede_reads_them(client: Any) -> None:
+    """Issue 28, point 8: "Första potten: alla spelare", not "first_pot = all"; "15,00" under "3,00 kr"."""
+    api = Api(client)
+    api.new_night(["Anna", "Bo", "Cia", "Dan"])
+    m = api.new_match("svangknack", ["Anna", "Bo", "Cia", "Dan"], stake="3.00")
+    api.round(m["id"], {"participants": ["Bo", "Dan"], "tricks": {"Bo": 2, "Dan": 1}})
+    api.round(m["id"], {"participants": ["Cia", "Anna"], "tricks": {"Cia": 3}})  # Anna bet 12 -> pot 15
+    api.call("POST", f"/api/matches/{m['id']}/close", {"pot": "split"})
+    resp = client.get(f"/matches/{m['id']}/protocol.pdf?view={api.night['view_token']}",
+                      headers={"Accept-Language": "sv"})
+    text = pdf_text(resp.data)
+    assert "first_pot" not in text and "forced_participation" not in text and " = " not in text
+    assert "alla spelare" in text and "aldrig" in text  # the options' values in words
+    assert "3,00" in text and "15,00" in text and "Anna 12,00" in text
+    assert "15.00" not in text and "12.00" not in text
+    assert "split" not in text and "delas" in text  # the close's pot in words

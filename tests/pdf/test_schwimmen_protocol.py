@@ -90,6 +90,6 @@ def test_schwimmen_protocol_of_a_closed_match(client: Any) -> None:
     assert api.call("POST", f"/api/matches/{m['id']}/close", {"pot": "split"})[0] == 200
     text = pdf_text(client.get(f"/matches/{m['id']}/protocol.pdf?view={api.night['view_token']}").data)
     assert "1 Anna Anna knocked – Bo 3.00" in text
-    assert "2 Closed: split 0.00" in text
+    assert "2 Closed: split among all players 0.00" in text  # the pot in words, not its code (issue 28)
     assert "No winner: the leader closed the match." in text
     assert re.search(r"Start 3 3 1 3 2 ", text)

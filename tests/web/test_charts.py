@@ -353,3 +353,16 @@ def test_after_a_void_the_fold_restarts_from_the_checkpoint_before_it(app: Any, 
     assert api.round(mid, {"participants": [sv]})[0] == 201  # a round after the voids: extended by one step
     applied.clear()
     assert seen() == fresh() and len(applied) == 1 + 12
+
+
+@pytest.mark.parametrize("players", [3, 8, 16, 24])
+def test_end_labels_never_overlap_however_many_players_end_level(players: int) -> None:
+    """Issue 28, point 9: every name ends at the same balance (the worst case); the labels stay at least a
+    label's height (13 units at font size 10) apart and inside the plot, the chart growing taller if need be."""
+    names = [f"Örjan{k}" for k in range(players)]
+    series = {n: [0, 5, 5] for n in names}
+    chart = charts.line_chart([1, 2, 3], series, {n: charts.style(k) for k, n in enumerate(names)}, band=[0, 3, 6])
+    ys = sorted([line.label_y for line in chart.lines] + [chart.band_label_y])
+    assert all(b - a >= charts.LABEL_GAP - 0.05 for a, b in itertools.pairwise(ys)), ys
+    assert ys[0] >= chart.top and ys[-1] <= chart.bottom
+    assert chart.height >= 220

@@ -103,7 +103,52 @@ def test_second_phone_with_stale_form_gets_conflict(client: Any, app: Any) -> No
     resp = client.post(f"/matches/{match_id}/rounds", data=stale)
     assert resp.status_code == 409 and "just entered by someone else" in resp.get_data(as_text=True)
     resp = client.post(f"/matches/{match_id}/rounds", data=stale, headers={"Accept-Language": "sv"})
-    assert resp.status_code == 409 and "Omgång 1 fördes nyss in av någon annan" in resp.get_data(as_text=True)
+    assert resp.status_code == 409 and "Runda 1 fördes nyss in av någon annan" in resp.get_data(as_text=True)
+
+
+def test_a_409_shows_my_taps_apart_and_the_form_empty(client: Any, app: Any) -> None:
+    """Another phone saved round 1 first (issue 28, point 2): the taps are not put back in the form under the
+    new roles; "mine is the next round" posts them as round 2 with a key of its own, checked by the rules."""
+    match_id = create_match(client, create_night(client))
+    stale = round_form(client, match_id) | {"tricks_2": "1", "tricks_1": "2", "said": "Cia 1 trick · Bo 2 tricks"}
+    assert client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id)).status_code == 302
+    resp = client.post(f"/matches/{match_id}/rounds", data=stale)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 409 and 'id="stale-taps"' in html and "Cia 1 trick · Bo 2 tricks" in html
+    form_html = html[html.index('id="round-form"'):]
+    assert " checked" not in form_html.split("</form>")[0]  # the round form is empty
+    box = html[html.index('id="stale-taps"'):html.index("</section>", html.index('id="stale-taps"'))]
+    assert 'name="tricks_2" value="1"' in box and 'name="tricks_1" value="2"' in box and 'name="said"' not in box
+    again = {k: v for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', box)}
+    assert again["expected_seq"] == "2" and again["form_token"] != stale["form_token"]
+    assert "enter it as round 2" in box
+    assert client.post(f"/matches/{match_id}/rounds", data=again).status_code == 302
+    with client.application.app_context():
+        assert [r.seq for r in db.session.query(Round).filter_by(match_id=match_id)] == [1, 2]
+
+
+def test_the_table_display_link_is_a_qr_code_that_lets_the_tablet_in(client: Any, app: Any) -> None:
+    """Issue 28, point 7: the leader's match page shows the display's link as a QR code; a tablet without
+    the view right is told how to get in; the link gives the right and opens the display."""
+    match_id = create_match(client, create_night(client))
+    html = client.get(f"/matches/{match_id}", headers={"Accept-Language": "sv"}).get_data(as_text=True)
+    box = html[html.index('class="table-qr"'):]
+    link = re.search(r'<input class="copy" readonly value="([^"]+)"', box)
+    assert link and "<svg" in box.split("</details>")[0] and "Bordsvisning: skanna med surfplattan" in box
+    path = link.group(1).removeprefix("http://localhost")
+    assert path.startswith("/v/") and path.endswith(f"?next=/matches/{match_id}/table")
+    tablet = app.test_client()
+    refused = tablet.get(f"/matches/{match_id}/table", headers={"Accept-Language": "de"})
+    assert refused.status_code == 403 and "QR-Code der Tischanzeige" in refused.get_data(as_text=True)
+    opened = tablet.get(path)
+    assert opened.status_code == 302 and opened.headers["Location"].endswith(f"/matches/{match_id}/table")
+    assert tablet.get(f"/matches/{match_id}/table").status_code == 200
+    # Only the display is a place to go: any other "next" leads to the night, as the plain link does.
+    token = path.split("/")[2].split("?")[0]
+    elsewhere = app.test_client().get(f"/v/{token}?next=//evil.example/")
+    assert elsewhere.status_code == 302 and "/nights/" in elsewhere.headers["Location"]
+    guest_html = tablet.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'class="table-qr"' not in guest_html  # the leader's page only
 
 
 def test_view_link_reads_but_cannot_write(client: Any, app: Any) -> None:
@@ -203,6 +248,18 @@ def test_any_iso_currency_with_its_minor_units(client: Any, app: Any) -> None:
     night_id = int(resp.headers["Location"].rsplit("/", 1)[1])
     with app.app_context():
         assert services.night_money(services.get_night(night_id)).digits == 0
+
+
+def test_the_currency_list_offers_currencies_in_use_the_likely_ones_first(client: Any) -> None:
+    import re
+
+    html = client.get("/nights/new", headers={"Accept-Language": "sv"}).get_data(as_text=True)
+    codes = re.findall(r'<option (?:selected )?value="([A-Z]{3})"', html)
+    assert codes[:5] == ["SEK", "EUR", "NOK", "DKK", "CHF"]
+    assert len(codes) == len(set(codes)) and {"JPY", "ISK", "PLN", "GBP", "USD"} <= set(codes)
+    # Retired currencies, funds and metals are codes, not money at a card table (issue 28, point 10).
+    assert not {"AFA", "DEM", "XAU", "XXX", "USN", "CHW"} & set(codes)
+    assert "1927" not in html
 
 
 def test_revoking_the_edit_link_logs_out_other_phones(client: Any, app: Any) -> None:

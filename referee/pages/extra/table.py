@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, render_template
+from flask import abort, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from referee import games, services
 from referee.models import Match
-from referee.pages import bp, guest_pages, require
+from referee.pages import bp, can_view, guest_pages, qr_svg
 
 
 @bp.get("/matches/<int:match_id>/table")
@@ -24,8 +25,29 @@ def match_table(match_id: int) -> Any:
         match = services.get_match(match_id)
     except services.NotFound:
         abort(404)
-    require(match.night, False)
+    if not can_view(match.night):  # a tablet that never opened the night's link: say how to get in
+        abort(403, _("This device may not see this game night yet. On the game leader's phone, open the "
+                     "match and scan the table display's QR code (under the history) with this device; "
+                     "or open the view link the leader shared."))
     return guest_pages.page(match, lambda: (_display(match), 200))
+
+
+def table_link(match: Match) -> str:
+    """The table display's address that also gives the view right: the night's view link, then the display.
+
+    A tablet in the middle of the table has no session yet; scanning this one code lets it in and opens
+    the display (issue 28), instead of "no access" and a second link to find.
+    """
+    base = request.host_url.rstrip("/")
+    return base + url_for("pages.view_link", token=match.night.view_token,
+                          next=url_for("pages.match_table", match_id=match.id))
+
+
+@bp.app_template_global("table_qr")
+def table_qr(match: Match) -> tuple[str, Markup]:
+    """The table display's link and its QR code, for the leader's match page (templates/pages/_table_qr.html)."""
+    link = table_link(match)
+    return link, qr_svg(link)
 
 
 def _display(match: Match) -> str:
