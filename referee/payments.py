@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee import live, payment_codes, services
 from referee.engine import BadInput
+from referee.engine.vocab import PaymentKind
 from referee.models import MAX_ID, Match, Night, Payment, Player, db
 from referee.services import POT_PARTY, Idem, clean_name, night_money, writing
 from referee.settle import Plan, settle, via_leader
@@ -85,19 +86,19 @@ def settlement(night: Night) -> NightSettlement:
     for row in rows:
         if row.void:
             continue
-        if row.kind == "payment":
+        if row.kind == PaymentKind.PAYMENT:
             paid[row.payer] += row.amount
             paid[row.payee] -= row.amount
-        elif row.kind == "opening":
+        elif row.kind == PaymentKind.OPENING:
             opening[row.payer] += row.amount
-        elif row.kind == "carry_out":
+        elif row.kind == PaymentKind.CARRY_OUT:
             carried_out[row.payer] += row.amount
     open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
     return NightSettlement(
         night=night, parties=parties, per_match=per_match, result={p: result.get(p, 0) for p in parties},
         opening=opening, carried_out=carried_out, paid=paid, open=open_, plan=settle(open_),
-        payments=[r for r in rows if r.kind in ("payment", "opening")],
-        carries_out=[r for r in rows if r.kind == "carry_out"], open_matches=open_matches)
+        payments=[r for r in rows if r.kind in (PaymentKind.PAYMENT, PaymentKind.OPENING)],
+        carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=open_matches)
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
                        owes=money.format(max(owes, 0)), due=money.format(max(due, 0)), amount=money.format(minor))
     try:
         with writing():
-            row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
+            row = Payment(night_id=night.id, kind=PaymentKind.PAYMENT, payer=payer, payee=payee, amount=minor,
                           idempotency_key=idem_key)
             db.session.add(row)
             db.session.flush()
@@ -226,9 +227,9 @@ def carry_debts(night: Night, to_night_id: object) -> str:
     carry_id = uuid.uuid4().hex
     with writing():
         for party, amount in amounts.items():
-            db.session.add(Payment(night_id=night.id, kind="carry_out", payer=party, amount=amount,
+            db.session.add(Payment(night_id=night.id, kind=PaymentKind.CARRY_OUT, payer=party, amount=amount,
                                    carry_id=carry_id))
-            db.session.add(Payment(night_id=target.id, kind="opening", payer=party, amount=amount,
+            db.session.add(Payment(night_id=target.id, kind=PaymentKind.OPENING, payer=party, amount=amount,
                                    carry_id=carry_id))
         for party in amounts:
             if party != POT_PARTY and party not in target.player_names:

@@ -13,6 +13,7 @@ from flask import jsonify
 
 from referee import games
 from referee.api import bp
+from referee.engine.vocab import CLOSE_HOWS, EventKind
 from referee.models import MAX_ID
 
 _MONEY = {"type": "string", "pattern": r"^-?\d+(\.\d+)?$", "description": "Minor-unit exact amount, e.g. \"12.50\"."}
@@ -165,7 +166,7 @@ def document() -> dict[str, Any]:
         "Match": {"type": "object", "required": ["id", "game", "state", "rounds"], "properties": {
             "id": {"type": "integer"}, "game": {"type": "string"}, "state": _ref("State"),
             "rounds": {"type": "array", "items": {"type": "object", "properties": {
-                "round": {"type": "integer"}, "kind": {"enum": ["round", "close"]},
+                "round": {"type": "integer"}, "kind": {"enum": [kind.value for kind in EventKind]},
                 "payload": {"type": "object"}, "void": {"type": "boolean"},
                 "deal": {"anyOf": [deal, {"type": "null"}]}}}}}},
         "DealLog": {"type": "object", "required": ["players", "leader", "tricks"], "additionalProperties": False,
@@ -255,7 +256,7 @@ def document() -> dict[str, Any]:
             body={"type": "object", "properties": {"reason": {"type": "string"}}}, params=[_MID, _SEQ, _IDEM])},
         "/api/matches/{match_id}/close": {"post": _op(
             "Close the match; a pot is split, awarded or carried (SK-14).", "New state", _ref("StateOut"),
-            body={"type": "object", "properties": {"pot": {"enum": ["split", "award", "carry"]},
+            body={"type": "object", "properties": {"pot": {"enum": list(CLOSE_HOWS)},
                                                    "to": {"type": "string"}}}, params=[_MID, _IDEM])},
         "/api/nights/{night_id}/payments": {"post": _op(
             "A transfer paid, fully or partly (an event: voidable, never edited).", "Created",

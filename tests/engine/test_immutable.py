@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options, parse_options
-from referee.games import GAMES, game
+from referee.engine.spec import SPECS
 
 #: Leaf types a state may hold as they are.
 _ATOMS = (type(None), bool, int, str)
@@ -66,8 +66,8 @@ def mutable_values(value: Any, where: str = "state") -> list[str]:
 
 
 def test_every_game_declares_only_immutable_records() -> None:
-    for name in GAMES:
-        module = game(name)
+    for name, spec in SPECS.items():
+        module = spec.module
         for record in (module.State, module.Round, module.Options):
             assert mutable_types(record) == [], f"{name}: {record.__qualname__}"
 
@@ -106,10 +106,10 @@ def _options(cls: type[Any], data: st.DataObject) -> Any:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(sorted(GAMES)), st.integers(2, 8), st.integers(0, 2000), st.data())
+@given(st.sampled_from(sorted(SPECS)), st.integers(2, 8), st.integers(0, 2000), st.data())
 def test_property_every_state_a_game_builds_is_deeply_immutable(name: str, n: int, stake: int,
                                                                  data: st.DataObject) -> None:
-    module = game(name)
+    module = SPECS[name].module
     players = tuple(f"P{i}" for i in range(n))
     try:
         state = module.start(players, data.draw(st.sampled_from(players)), stake,
