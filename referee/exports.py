@@ -56,6 +56,7 @@ from referee import games, payment_codes, payments, pots, services
 from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
+from referee.engine.vocab import CLOSE_HOWS, EventKind, MatchStatus, PaymentKind
 from referee.models import Group, Match, Night, NightPlayer, Payment, Player, Round, Snapshot, db, now
 from referee.services import MAX_TEXT, POT_PARTY, Idem, clean_currency, clean_name, clean_players, night_money
 
@@ -64,9 +65,8 @@ from referee.services import MAX_TEXT, POT_PARTY, Idem, clean_currency, clean_na
 FORMAT = "referee-night"
 VERSION = 1
 
-EVENT_KINDS = ("round", "close")
-PAYMENT_KINDS = ("payment", "opening", "carry_out")
-CLOSE_HOWS = ("split", "award", "carry")
+EVENT_KINDS = tuple(kind.value for kind in EventKind)
+PAYMENT_KINDS = tuple(kind.value for kind in PaymentKind)
 
 #: Bounds on what one import may hold: far above any real night, low enough
 #: that a hostile file cannot tie up a worker for long.
@@ -427,7 +427,7 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
         if not isinstance(payload, Mapping):
             raise BadInput(f"{at}.payload", "%(where)s must be a JSON object.", where=f"{at}.payload")
         _plain_json(payload, f"{at}.payload")
-        if kind == "close":
+        if kind == EventKind.CLOSE:
             close = _object(payload, f"{at}.payload", ("pot", "to"), ("pot",))
             if close["pot"] not in CLOSE_HOWS:
                 raise BadInput(f"{at}.payload.pot", "%(where)s must be one of: %(choices)s.",
@@ -439,7 +439,7 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
         created = _moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
         deal = obj.get("deal")
         if deal is not None:
-            if kind != "round" or not isinstance(deal, Mapping):
+            if kind != EventKind.ROUND or not isinstance(deal, Mapping):
                 raise BadInput(f"{at}.deal", "%(where)s must be a JSON object, and only a round has one.",
                                where=f"{at}.deal")
             _plain_json(deal, f"{at}.deal")
@@ -518,7 +518,7 @@ def _payments(raw: object, names: list[str], money: Money, leader: str = "") -> 
                                name=repr(payer), where=f"{at}.payer")
         amount = _int(obj["amount_minor"], f"{at}.amount_minor")
         carry_id = obj.get("carry_id")
-        if kind == "payment":
+        if kind == PaymentKind.PAYMENT:
             if payee not in parties or payee == payer:
                 raise BadInput(f"{at}.payee", "%(where)s must be another player of the night.", where=f"{at}.payee")
             if amount <= 0:
@@ -686,7 +686,7 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
         logs.append((match, [{"seq": ev.seq, "kind": ev.kind, "payload": ev.payload, "created_at": ev.created_at,
                               "void": ev.void, "void_reason": ev.void_reason, "idempotency_key": None,
                               "deal": ev.deal} for ev in m_in.events]))
-        match.status = "closed" if state.finished else "open"
+        match.status = MatchStatus.CLOSED if state.finished else MatchStatus.OPEN
         if m_in.status is not None and m_in.status != match.status:
             raise BadInput(f"matches[{number - 1}].status",
                            f"Match {number} is {m_in.status} in the file but its log leaves it {match.status}.")

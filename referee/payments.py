@@ -22,6 +22,7 @@ from sqlalchemy import select
 from referee import live, payment_codes, services
 from referee.engine import BadInput
 from referee.engine.money import Money
+from referee.engine.vocab import PaymentKind
 from referee.models import MAX_ID, Match, Night, Payment, Player, db
 from referee.services import POT_PARTY, Idem, clean_name, night_money, writing
 from referee.settle import Plan, settle, via_leader
@@ -100,19 +101,19 @@ def settlement(night: Night) -> NightSettlement:
     for row in rows:
         if row.void:
             continue
-        if row.kind == "payment":
+        if row.kind == PaymentKind.PAYMENT:
             paid[row.payer] += row.amount
             paid[row.payee] -= row.amount
-        elif row.kind == "opening":
+        elif row.kind == PaymentKind.OPENING:
             opening[row.payer] += row.amount
-        elif row.kind == "carry_out":
+        elif row.kind == PaymentKind.CARRY_OUT:
             carried_out[row.payer] += row.amount
     open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
     return NightSettlement(
         night=night, parties=parties, per_match=per_match, result={p: result.get(p, 0) for p in parties},
         opening=opening, carried_out=carried_out, paid=paid, open=open_, plan=settle(open_),
-        payments=[r for r in rows if r.kind in ("payment", "opening")],
-        carries_out=[r for r in rows if r.kind == "carry_out"], open_matches=open_matches)
+        payments=[r for r in rows if r.kind in (PaymentKind.PAYMENT, PaymentKind.OPENING)],
+        carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=open_matches)
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
     with writing(idem=idem):
         services.lock_nights(night.id)
         check_payment(settlement(night), payer, payee, minor, money)
-        row = Payment(night_id=night.id, kind="payment", payer=payer, payee=payee, amount=minor,
+        row = Payment(night_id=night.id, kind=PaymentKind.PAYMENT, payer=payer, payee=payee, amount=minor,
                       idempotency_key=idem and idem.key)  # which request made it (the reply is in idempotency)
         db.session.add(row)
         db.session.flush()
@@ -267,9 +268,9 @@ def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) 
         if not amounts:
             raise BadInput("to_night", "Nothing is open on this night; there is nothing to carry.")
         for party, amount in amounts.items():
-            db.session.add(Payment(night_id=night.id, kind="carry_out", payer=party, amount=amount,
+            db.session.add(Payment(night_id=night.id, kind=PaymentKind.CARRY_OUT, payer=party, amount=amount,
                                    carry_id=carry_id))
-            db.session.add(Payment(night_id=target.id, kind="opening", payer=party, amount=amount,
+            db.session.add(Payment(night_id=target.id, kind=PaymentKind.OPENING, payer=party, amount=amount,
                                    carry_id=carry_id))
         for party in amounts:
             if party != POT_PARTY and party not in target.player_names:

@@ -30,6 +30,7 @@ from referee import games, idempotency, live
 from referee.engine import N_, BadInput, Explained, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.records import dump, load, parse_options
+from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
 from referee.idempotency import Idem
 from referee.models import (
     MAX_ID,
@@ -408,7 +409,7 @@ def open_carry(night: Night, game: str) -> tuple[int, int] | None:
     candidates = db.session.scalars(
         select(Match).join(Night).where(Night.group_id == night.group_id, Night.id != night.id,
                                         Night.currency == night.currency,
-                                        Match.game == game, Match.status == "closed",
+                                        Match.game == game, Match.status == MatchStatus.CLOSED,
                                         Match.id.not_in(taken)).order_by(Match.id))
     for match in candidates:
         amount = match.snapshot.state.get("carried_out")
@@ -453,8 +454,8 @@ def state_of(match: Match) -> Any:
 def apply_event(match: Match, state: Any, kind: str, payload: Mapping[str, Any]) -> Any:
     """One event of the log applied to a state (the fold's step)."""
     module = games.game(match.game)
-    if kind == "close":
-        return module.close(state, payload.get("pot", "split"), payload.get("to"))
+    if kind == EventKind.CLOSE:
+        return module.close(state, payload.get("pot", CloseHow.SPLIT), payload.get("to"))
     rnd = module.parse_round(state, payload, night_money(match.night))
     return module.apply(state, rnd)
 
@@ -520,7 +521,7 @@ def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
     set_committed_value(snap, "version", version + 1)
     set_committed_value(snap, "next_seq", next_seq)
     set_committed_value(snap, "state", plain)
-    status = "closed" if new_state.finished else "open"
+    status = MatchStatus.CLOSED if new_state.finished else MatchStatus.OPEN
     if match.status != status:
         match.status = status
 
@@ -583,7 +584,7 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
                 check_deal_round(module, state, money, canonical, log)
             try:
                 with writing(fresh=False, idem=idem):
-                    rnd = _write_event(match, version, "round", canonical, new_state, idem and idem.key,
+                    rnd = _write_event(match, version, EventKind.ROUND, canonical, new_state, idem and idem.key,
                                        log[0] if log is not None else None)
                     store_reply(idem, (rnd, new_state))
             except (IntegrityError, Conflict):
@@ -670,28 +671,28 @@ def _check_carry_kept(match: Match, old: Any, new: Any) -> None:
                                      "this void would change or reopen that pot (SK-14).", taker=taker)
 
 
-def close_match(match_id: int, how: object = "split", to: object = None, *,
+def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, *,
                 idem: Idem | None = None) -> Any:
     """The leader closes the match; a pot on the table is split, awarded or carried."""
-    if how not in ("split", "award", "carry"):
+    if how not in CLOSE_HOWS:
         raise BadInput("pot", "pot must be split, award or carry.")
     if to is not None and not isinstance(to, str):
         raise BadInput("to", "to must be a player's name.")
-    if how == "award" and not to:
+    if how == CloseHow.AWARD and not to:
         raise BadInput("to", "Name the player who gets the pot.")
-    payload: dict[str, Any] = {"pot": how} | ({"to": to} if how == "award" else {})
+    payload: dict[str, Any] = {"pot": how} | ({"to": to} if how == CloseHow.AWARD else {})
     with writing(idem=idem):
         match = get_match(match_id)
-        if how == "carry" and match.game not in games.CARRY_GAMES:
+        if how == CloseHow.CARRY and match.game not in games.CARRY_GAMES:
             raise BadInput("pot", "Only a Svängknack or Kul pot can be carried to the next night; "
                                   "split it or give it to a player.")
         module = games.game(match.game)
         snap = match.snapshot
         _check_room(match)
-        if how == "award" and to not in match.seats:
+        if how == CloseHow.AWARD and to not in match.seats:
             raise BadInput("to", "%(name)s is not a player of this match.", name=repr(str(to)[:40]))
-        new_state = module.close(load(module.State, snap.state), how, to if how == "award" else None)
-        _write_event(match, snap.version, "close", payload, new_state, None)
+        new_state = module.close(load(module.State, snap.state), how, to if how == CloseHow.AWARD else None)
+        _write_event(match, snap.version, EventKind.CLOSE, payload, new_state, None)
         db.session.flush()
         store_reply(idem, new_state)
     return new_state

@@ -17,6 +17,7 @@ from referee.api.openapi_games import CARD as _CARD
 from referee.api.openapi_games import MONEY as _MONEY
 from referee.api.openapi_games import NAMES as _NAMES
 from referee.api.openapi_games import ref as _ref
+from referee.engine.vocab import CLOSE_HOWS, EventKind
 from referee.models import MAX_ID
 
 
@@ -190,7 +191,7 @@ def document() -> dict[str, Any]:
             "options": {"type": "object"}, "status": {"type": "string"}, "state": _ref("State"),
             "rounds": {"type": "array", "items": _ref("RoundLog")}}},
         "RoundLog": {"type": "object", "required": ["round", "kind", "payload", "void"], "properties": {
-            "round": {"type": "integer"}, "kind": {"type": "string"},
+            "round": {"type": "integer"}, "kind": {"enum": [kind.value for kind in EventKind]},
             "payload": {"type": "object", "description": "The round payload as entered (or the close, the dot)."},
             "void": {"type": "boolean"}, "void_reason": {"type": ["string", "null"]},
             "created_at": {"type": "string"}, "deal": {"anyOf": [deal, {"type": "null"}]}}},
@@ -288,7 +289,7 @@ def document() -> dict[str, Any]:
             body={"type": "object", "properties": {"reason": {"type": "string"}}}, params=[_MID, _SEQ, _IDEM])},
         "/api/matches/{match_id}/close": {"post": _op(
             "Close the match; a pot is split, awarded or carried (SK-14).", "New state", _ref("StateOut"),
-            body={"type": "object", "properties": {"pot": {"enum": ["split", "award", "carry"]},
+            body={"type": "object", "properties": {"pot": {"enum": list(CLOSE_HOWS)},
                                                    "to": {"type": "string"}}}, params=[_MID, _IDEM])},
         "/api/nights/{night_id}/payments": {"post": _op(
             "A transfer of either plan paid, fully or partly (an event: voidable, never edited); the game leader "

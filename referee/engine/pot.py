@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from referee.engine import BadInput, MatchState, RuleViolation, check_conserved
 from referee.engine.money import add, pay, share
+from referee.engine.vocab import CloseHow
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,17 +40,17 @@ def close(state: S, how: str, to: str | None) -> S:
     n = len(state.players)
     if state.pot == 0:
         nxt = replace(state, finished=True)
-    elif how == "split":
+    elif how == CloseHow.SPLIT:
         shares = share(state.pot, range(n), n, state.dealer)
-        nxt = replace(state, balances=add(state.balances, shares), pot=0, finished=True, closed_how="split")
-    elif how == "award":
+        nxt = replace(state, balances=add(state.balances, shares), pot=0, finished=True, closed_how=CloseHow.SPLIT)
+    elif how == CloseHow.AWARD:
         if to is None or to not in state.players:
             raise BadInput("to", "Say which player of this match is awarded the pot.")
         who = state.players.index(to)
         nxt = replace(state, balances=pay(state.balances, who, state.pot), pot=0, finished=True,
-                      closed_how="award", closed_to=who)
-    elif how == "carry":
-        nxt = replace(state, finished=True, carried_out=state.pot, closed_how="carry")
+                      closed_how=CloseHow.AWARD, closed_to=who)
+    elif how == CloseHow.CARRY:
+        nxt = replace(state, finished=True, carried_out=state.pot, closed_how=CloseHow.CARRY)
     else:
         raise BadInput("pot", "pot must be one of: split, award, carry.")
     conserved(nxt)

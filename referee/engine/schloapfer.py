@@ -95,6 +95,7 @@ from referee.engine.records import (
     option,
     options_json,
 )
+from referee.engine.vocab import CloseHow
 
 NAME = "schloapfer"
 
@@ -434,17 +435,17 @@ def close(state: State, how: str, to: str | None) -> State:
     n = len(state.players)
     balances, pot, carried = state.balances, state.pot, False
     if state.options.scoring == POT and state.pot > 0:
-        if how == "split":
+        if how == CloseHow.SPLIT:
             still = [i for i in range(n) if state.status[i] == IN]
             balances = add(balances, share(pot, still, n, state.dealer))
             pot = 0
-        elif how == "award":
+        elif how == CloseHow.AWARD:
             if to is None:
                 raise BadInput("to", "Name the player who gets the pot.")
             seat = expect_player(state.players, to, "to")
             balances = add(balances, share(pot, (seat,), n, state.dealer))
             pot = 0
-        elif how == "carry":
+        elif how == CloseHow.CARRY:
             carried = True
         else:
             raise BadInput("pot", "pot must be split, award or carry.")

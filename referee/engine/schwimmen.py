@@ -77,6 +77,7 @@ from referee.engine.records import (
     expect_str,
     option,
 )
+from referee.engine.vocab import CloseHow
 
 NAME = "schwimmen"
 
@@ -589,14 +590,14 @@ def close(state: State, how: str, to: str | None) -> State:
     n = len(state.players)
     balances, pot, carried = state.balances, state.pot, False
     if pot:
-        if how == "split":
+        if how == CloseHow.SPLIT:
             balances, pot = add(balances, share(pot, _in_match(state), n, state.dealer)), 0
-        elif how == "award":
+        elif how == CloseHow.AWARD:
             if to is None:
                 raise BadInput("to", "Say which player is awarded the pot.")
             seat = _seat(state, to, "to")
             balances, pot = add(balances, tuple(pot if s == seat else 0 for s in range(n))), 0
-        elif how == "carry":
+        elif how == CloseHow.CARRY:
             carried = True
         else:
             raise BadInput("pot", 'pot must be "split", "award" or "carry".')

@@ -344,10 +344,6 @@ def check(state: State, rnd: Round) -> RuleViolation | None:
 
 # --- closing -----------------------------------------------------------------
 
-CLOSE_HOWS = ("split", "award", "carry")
-
-
-
 #: The leader closes the match the way every pot game does (SK-14).
 close = pot.close
 

@@ -12,23 +12,20 @@ a plain dict in the browser.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-from referee import games
+from referee.engine.spec import SPECS
+from referee.round_parse import knaker, kul, schloapfer, schwimmen, svangknack
 
 Parser = Callable[[Mapping[str, str], dict[str, Any], list[str]], dict[str, Any]]
+
+#: Each registered game's parsing module (:data:`referee.engine.spec.SPECS` names the games).
+MODULES: dict[str, ModuleType] = {m.__name__.rsplit(".", 1)[-1]: m
+                                  for m in (svangknack, kul, schloapfer, schwimmen, knaker)}
 
 
 def module(game: str) -> ModuleType | None:
     """The game's parsing module, or None for a game without a round form."""
-    if game not in games.GAMES:
-        return None
-    try:
-        return importlib.import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{game}":
-            raise
-        return None
+    return MODULES.get(game) if game in SPECS else None

@@ -28,6 +28,27 @@ def _bump(lock: WriterLock, database: str, counter: Path) -> None:
         counter.write_text(str(value + 1))
 
 
+def _exit_codes(pids: list[int], timeout: float) -> list[int]:
+    """The children's exit codes. Children still running after ``timeout`` seconds (a writer stuck on
+    the lock) are all killed and the test fails, instead of hanging the suite or leaving them behind."""
+    codes: dict[int, int] = {}
+    deadline = time.monotonic() + timeout
+    while len(codes) < len(pids) and time.monotonic() < deadline:
+        for pid in pids:
+            if pid not in codes:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    codes[pid] = os.waitstatus_to_exitcode(status)
+        time.sleep(0.02)
+    stuck = [pid for pid in pids if pid not in codes]
+    for pid in stuck:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    if stuck:
+        pytest.fail(f"children {stuck} still running after {timeout} s: a writer never got the lock")
+    return [codes[pid] for pid in pids]
+
+
 def test_processes_and_threads_take_turns(tmp_path: Path) -> None:
     database = str(tmp_path / "db.sqlite3")
     counter = tmp_path / "counter"
@@ -53,9 +74,7 @@ def test_processes_and_threads_take_turns(tmp_path: Path) -> None:
         children.append(pid)
     for _ in range(ROUNDS):
         _bump(lock, database, counter)
-    for pid in children:
-        _, status = os.waitpid(pid, 0)
-        assert os.waitstatus_to_exitcode(status) == 0
+    assert _exit_codes(children, timeout=60) == [0] * len(children)
     assert int(counter.read_text()) == 1 + ROUNDS + 3 * 2 * ROUNDS
 
 
@@ -95,7 +114,7 @@ def test_a_killed_holder_lets_go(tmp_path: Path) -> None:
     time.sleep(0.2)
     assert not waiting, "the lock was given while the child held it"
     os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
+    assert _exit_codes([pid], timeout=10) == [-signal.SIGKILL]
     taker.join(timeout=10)
     assert waiting and waiting[0] >= 0.2
 

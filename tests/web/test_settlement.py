@@ -224,7 +224,10 @@ def test_page_shows_exactly_the_decoded_payment_codes(client: Any, app: Any) -> 
             night = db.session.get(Night, api.night["id"])
             cia = payments.player_details(night)["Cia"]
             message = f"{night.name} {night.date or night.created_at.date()}"
-            for t in settlement(api)["transfers"]:
+            transfers = settlement(api)["transfers"]
+            assert len(transfers) == 3, transfers  # Anna, Bo and Dan each owe Cia 2.00: three codes to check
+            for t in transfers:
+                assert t["amount"] == "2.00"
                 kind, code = payments.payment_qr(night, cia, 200)
                 assert payment_codes.qr_svg(code) in html
                 payload = decode_one(code)

@@ -1,6 +1,6 @@
 """Each game's page module: its round form turned into the API's payload.
 
-A game has phone pages when ``referee/pages/round_forms/<game>.py`` exists with
+A game has phone pages when ``referee/pages/round_forms/<game>.py`` exists (imported below) with
 ``parse(form, state_json, players) -> payload`` and ``ERROR_FIELDS`` (rule
 ID -> the form field the error is shown next to), optionally ``OPTION_TEXT``
 (option name -> lazily translated label and explanation for the new-match
@@ -11,30 +11,21 @@ service and engine as a JSON request.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from referee import games
+from referee.engine.spec import SPECS
+from referee.pages.round_forms import knaker, kul, schloapfer, schwimmen, svangknack
 
 Parser = Callable[[MultiDict[str, str], dict[str, Any], list[str]], dict[str, Any]]
 
+_FORMS = {m.__name__.rsplit(".", 1)[-1]: m for m in (svangknack, kul, schloapfer, schwimmen, knaker)}
 
-def _load() -> dict[str, ModuleType]:
-    found = {}
-    for name in games.GAMES:
-        try:
-            found[name] = importlib.import_module(f"referee.pages.round_forms.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"referee.pages.round_forms.{name}":
-                raise
-    return found
-
-
-MODULES: dict[str, ModuleType] = _load()
+#: Each game's page module, in the registry's order.
+MODULES: dict[str, ModuleType] = {name: _FORMS[name] for name in SPECS if name in _FORMS}
 
 #: Games with a round form on the phone pages, in the registry's order.
 PAGE_GAMES: tuple[str, ...] = tuple(MODULES)

@@ -1,0 +1,47 @@
+"""The app's small vocabularies, each written once as a ``StrEnum``.
+
+These words are stored in the database (``Round.kind``, ``Payment.kind``,
+``Match.status``), in event payloads (a close's ``pot``) and in the JSON API.
+A ``StrEnum`` member *is* its string (``CloseHow.SPLIT == "split"``, and it
+is written to JSON and to the database as ``"split"``), so using the enum
+changes no stored value and no reply; it only gives each vocabulary one
+place, where a typo is a ``NameError`` instead of a branch never taken.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class CloseHow(StrEnum):
+    """What becomes of a pot still on the table when the leader closes a match (SK-14)."""
+
+    SPLIT = "split"
+    AWARD = "award"
+    CARRY = "carry"
+
+
+#: The close ``pot`` values in their documented order (for membership tests and the API schema).
+CLOSE_HOWS: tuple[str, ...] = tuple(how.value for how in CloseHow)
+
+
+class EventKind(StrEnum):
+    """A match's logged event (``Round.kind``): a round, or the leader's close."""
+
+    ROUND = "round"
+    CLOSE = "close"
+
+
+class PaymentKind(StrEnum):
+    """A night's money row (``Payment.kind``): a payment, or one half of a debt carried to a later night."""
+
+    PAYMENT = "payment"
+    OPENING = "opening"
+    CARRY_OUT = "carry_out"
+
+
+class MatchStatus(StrEnum):
+    """``Match.status``: open while rounds may be entered, closed once its log finishes it."""
+
+    OPEN = "open"
+    CLOSED = "closed"
