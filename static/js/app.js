@@ -28,7 +28,13 @@ document.querySelectorAll("select[data-autosubmit]").forEach(function (sel) {
 // count again clears it (a radio alone cannot be untapped); "passed" moves the svängare mark.
 document.querySelectorAll("#round-form").forEach(function (form) {
   var counts = 'input[type="radio"][name^="tricks_"]';
-  form.querySelectorAll(counts + ":checked").forEach(function (r) { r.dataset.was = "1"; });
+  function remember() {
+    form.querySelectorAll(counts).forEach(function (r) { r.dataset.was = r.checked ? "1" : ""; });
+  }
+  remember();
+  // A round queued with no network empties the form (form.reset(), which fires no change): a count tapped
+  // for the next round is a new tap, not the old one again.
+  form.addEventListener("reset", function () { setTimeout(remember, 0); });
   form.addEventListener("click", function (ev) {
     var t = ev.target;
     if (!t.matches || !t.matches(counts)) return;

@@ -36,7 +36,8 @@ import subprocess
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from itertools import permutations
@@ -508,6 +509,18 @@ def _check_match(match: Any, acked: int, services: Any) -> list[str]:
     if total != 0:
         out.append(f"{name}: money not conserved: balances {state.balances} + pot {state.pot} = {total}")
     return out
+
+
+@contextmanager
+def serving(server: Server) -> Iterator[Server]:
+    """A test's gunicorn, migrated and started, stopped afterwards; a 5xx or traceback in its log fails the test."""
+    server.upgrade()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+    assert not server.failures(), "\n".join(server.failures()) + "\n" + server.tail()
 
 
 def started_server(test: str, backend: str, tmp_path: Path, postgres: Any,

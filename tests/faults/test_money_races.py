@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.faults.server import Http, Launcher, Reply, Server, database_url
+from tests.faults.server import Http, Launcher, Reply, Server, database_url, serving
 
 WORKERS = 4
 CLIENTS = 6
@@ -79,14 +79,8 @@ def _settlement(http: Http, night: dict[str, Any]) -> dict[str, Any]:
 def server(request: pytest.FixtureRequest, tmp_path: Path, postgres: Any, launcher: Launcher) -> Any:
     """gunicorn with several sync workers (requests really run side by side) on a new database."""
     url = database_url(request.param, tmp_path, postgres, f"money_races_{uuid.uuid4().hex[:8]}")
-    srv = Server(url, tmp_path, launcher=launcher, workers=WORKERS)
-    srv.upgrade()
-    srv.start()
-    try:
+    with serving(Server(url, tmp_path, launcher=launcher, workers=WORKERS)) as srv:
         yield srv
-    finally:
-        srv.stop()
-    assert not srv.failures(), "\n".join(srv.failures())
 
 
 def test_concurrent_carries_carry_once(server: Server) -> None:

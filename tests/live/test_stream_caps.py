@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.faults.server import HOST, Http, MatchRef, Reply, Server, database_url, make_match
+from tests.faults.server import HOST, Http, MatchRef, Reply, Server, database_url, make_match, serving
 from tests.live.sse import Reader
 
 THREADS = 12
@@ -43,13 +43,8 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     url = database_url(request.param, tmp_path, postgres, f"caps{abs(hash(tmp_path)) % 10**8}")
     srv = CappedServer(url, tmp_path)
     srv.env.update(CAPS, LIVE_PING="15", LIVE_LIFETIME="120")
-    srv.upgrade()
-    srv.start()
-    try:
+    with serving(srv):
         yield srv
-    finally:
-        srv.stop()
-    assert not srv.failures(), srv.tail()
 
 
 class Stream:
