@@ -16,13 +16,14 @@ import segno
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
+from sqlalchemy.exc import SQLAlchemyError
 from wtforms.fields.choices import SelectChoice
 
 from referee import games, idempotency, payment_codes, payments, rights, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.messages import explain
-from referee.models import Match, Night
+from referee.models import Match, Night, db
 from referee.pages import error_rows, guest_pages, round_forms
 from referee.pages.forms import (
     CloseForm,
@@ -102,9 +103,16 @@ def _right_headers(resp: Response) -> Response:
     it drops the copies it kept with more, whoever uses the phone later.
     """
     night = g.pop("page_night", None)
-    if night is not None:
-        resp.headers["X-Referee-Night"] = str(night.id)
-        resp.headers["X-Referee-Right"] = "edit" if can_edit(night) else "view" if can_view(night) else "none"
+    if night is None:
+        return resp
+    try:
+        night_id = night.id
+        right = "edit" if can_edit(night) else "view" if can_view(night) else "none"
+    except SQLAlchemyError:  # the database went away during the request: its own answer (503) stands
+        db.session.rollback()
+        return resp
+    resp.headers["X-Referee-Night"] = str(night_id)
+    resp.headers["X-Referee-Right"] = right
     return resp
 
 

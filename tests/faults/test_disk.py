@@ -326,9 +326,11 @@ def test_round_entry_refused_then_counted_once(app: Any, client: Any, fault: Fau
     assert check_matches(app) == stored
     again = api(client, "POST", f"/api/matches/{match_id}/rounds", sent["payload"],
                 token=night["edit_token"], Idempotency_Key=sent["key"])
-    assert again.status_code == 201, again.get_json()
-    assert api(client, "POST", f"/api/matches/{match_id}/rounds", sent["payload"],
-               token=night["edit_token"], Idempotency_Key=sent["key"]).status_code == 200
+    assert again.status_code == 201 and "Idempotent-Replayed" not in again.headers, again.get_json()
+    replay = api(client, "POST", f"/api/matches/{match_id}/rounds", sent["payload"],
+                 token=night["edit_token"], Idempotency_Key=sent["key"])
+    assert (replay.status_code, replay.headers.get("Idempotent-Replayed")) == (201, "true")
+    assert replay.get_json() == again.get_json()
     assert client.post(f"/matches/{match_id}/rounds", data=page_round_form(client, match_id)).status_code == 302
     assert check_matches(app) == stored + 2
 
