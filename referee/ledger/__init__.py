@@ -13,10 +13,12 @@ What lives where:
   (``NotFound``, ``Conflict``, ``Unavailable``);
 - :mod:`.inputs`: names, players, currencies checked before a write;
 - :mod:`.nights`: nights, groups, players, tokens;
-- :mod:`.rounds`: matches and their log (rounds, voids, closes), the fold
-  used to check a write (``replay``);
+- :mod:`.matches`: creating matches (and an imported night's);
+- :mod:`.rounds`: a match's log (rounds, voids, closes), the fold used to
+  check a write (``replay``);
 - :mod:`.carries`: pots carried to the next night (SK-14);
 - :mod:`.payments`: payments, openings, carried debts, the settlement;
+- :mod:`.imports`: an export file's night written as rows;
 - :mod:`.fold`: the match's history folded for charts and seasons;
 - :mod:`.idempotency`, :mod:`.rights` (with :mod:`.ratelimit`, the count of
   wrong tokens), :mod:`.live` (the live notes every write makes),
@@ -29,6 +31,7 @@ no logic.
 
 from referee.ledger.carries import open_carry
 from referee.ledger.idempotency import Idem
+from referee.ledger.imports import import_night
 from referee.ledger.inputs import (
     MAX_NAME,
     MAX_PLAYERS_PER_NIGHT,
@@ -41,6 +44,7 @@ from referee.ledger.inputs import (
     currency_money,
     night_money,
 )
+from referee.ledger.matches import create_match
 from referee.ledger.nights import (
     add_player,
     create_night,
@@ -56,7 +60,6 @@ from referee.ledger.rounds import (
     apply_event,
     check_deal_round,
     close_match,
-    create_match,
     get_match,
     initial_state,
     match_events_limit,
@@ -73,7 +76,7 @@ __all__ = [
     "MAX_MATCH_EVENTS", "MAX_NAME", "MAX_PLAYERS_PER_NIGHT", "MAX_TEXT", "POT_PARTY", "Conflict", "Idem",
     "NotFound", "Unavailable", "add_player", "add_round", "apply_event", "check_deal_round", "clean_currency",
     "clean_name", "clean_player", "clean_players", "close_match", "configure_engine", "create_match",
-    "create_night", "currency_money", "get_match", "get_night", "group_by_token", "initial_state",
+    "create_night", "currency_money", "get_match", "get_night", "group_by_token", "import_night", "initial_state",
     "lock_nights", "match_events_limit", "match_json", "night_by_token", "night_money", "open_carry",
     "recent_rounds", "replay", "revoke_edit_token", "round_json", "seat_player", "state_of", "store_reply",
     "void_round", "writing",
