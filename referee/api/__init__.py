@@ -120,16 +120,19 @@ def authorized_night(night_id: int, write: bool) -> Night:
     return night
 
 
-def authorize(night: Night, write: bool) -> None:
-    """Edit token for writes; edit or view token for reads (:func:`referee.ledger.rights.night_right`, tokens only)."""
+def authorize(night: Night, write: bool, match_id: int | None = None) -> None:
+    """Edit token for writes (to the night, or to match ``match_id`` of it); edit or view token for reads.
+
+    Asks :func:`referee.ledger.rights.night_access` with tokens only.
+    """
     token = _token()
     if not token:
         raise Denied(401, "This night needs its edit token (Authorization: Bearer ...) "
                           "or its view token (?view=...).")
-    right = rights.night_right(night, token, phone=False)  # a wrong token is counted there
-    if right is rights.Right.NONE:
+    access = rights.night_access(night, token, phone=False)  # a wrong token is counted there
+    if not access.may_view():
         raise Denied(403, "That token does not open this night.")
-    if write and right is not rights.Right.EDIT:
+    if write and not access.may_edit(match_id):
         raise Denied(403, "The view token can only read; writes need the edit token.")
 
 
@@ -365,7 +368,7 @@ def create_match(night_id: int) -> Any:
 
 def _match_for(match_id: int, write: bool) -> Match:
     match = ledger.get_match(match_id)
-    authorize(match.night, write=write)
+    authorize(match.night, write=write, match_id=match.id)
     return match
 
 

@@ -1,5 +1,9 @@
 """Who may do what: one check for every token a request brings, and the count of wrong ones (issue 25.2).
 
+Every door asks :func:`night_access` (pages, API, sheets) or :func:`group`
+(group tokens) and gets an :class:`Access`: a :class:`Right` on the night
+and, for a right limited to one match, that match.
+
 Rights come two ways: a phone's grants in its signed session cookie (the
 pages; the edit grant is the edit token's fingerprint, so a revoke ends it)
 and a token in the request (``Authorization: Bearer``, ``?view=``, the
@@ -16,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeVar
 
@@ -63,6 +68,37 @@ def fingerprint(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
+@dataclass(frozen=True)
+class Access:
+    """What a request may do with a night: its :class:`Right`, and the one match it is limited to.
+
+    ``match_id`` is ``None`` for a right on the whole night (every right
+    today). A right limited to one match (a table token, edit for that match
+    only) may edit that match and nothing else of the night, and read it.
+    Doors ask :meth:`may_view` or :meth:`may_edit` with the match a write is
+    for (``None``: a write to the night itself), never compare rights.
+    """
+
+    right: Right = Right.NONE
+    match_id: int | None = None
+
+    def may_view(self) -> bool:
+        return self.right is not Right.NONE
+
+    def may_edit(self, match_id: int | None = None) -> bool:
+        """Whether the request may write to the night (``match_id=None``) or to that match of it."""
+        if self.right is not Right.EDIT:
+            return False
+        return self.match_id is None or self.match_id == match_id
+
+    def rank(self) -> tuple[Right, bool]:
+        """Order of two rights on one night: the higher right, then the one not limited to a match."""
+        return self.right, self.match_id is None
+
+
+NO_ACCESS = Access()
+
+
 def phone_right(night: Night) -> Right:
     """The right this phone's session holds on ``night`` (no token read, nothing counted)."""
     grants = session.get("edit", {})
@@ -82,17 +118,20 @@ def token_right(night: Night, token: str) -> Right:
     return Right.NONE
 
 
-def night_right(night: Night, token: str | None, *, phone: bool) -> Right:
-    """The one rights check of a night: the phone's grant (when ``phone``), else the request's token, counted.
+def night_access(night: Night, token: str | None, *, phone: bool) -> Access:
+    """The one rights check of a night, for every door: the phone's grant (when ``phone``), else the
+    request's token, counted (a wrong token counts towards :class:`TooManyWrong`).
 
     The API passes ``phone=False``: it authenticates with tokens only (its
     writes are not protected against cross-site requests as forms are).
+    The pages pass no token: a phone's rights are its session's grants (the
+    ``/e/`` and ``/v/`` links give them). The sheets pass both.
     """
-    held = phone_right(night) if phone else Right.NONE
-    if held is Right.EDIT or not token:
+    held = Access(phone_right(night)) if phone else NO_ACCESS
+    if held.may_edit() or not token:
         return held
     given = counted(lambda: token_right(night, token) or None)
-    return max(held, given or Right.NONE)
+    return max(held, Access(given or Right.NONE), key=Access.rank)
 
 
 def link(token: str) -> tuple[Night, bool] | None:

@@ -77,17 +77,18 @@ def grant(night: Night, edit: bool) -> None:
     session.permanent = True
 
 
-def can_edit(night: Night) -> bool:
-    return rights.phone_right(night) is rights.Right.EDIT
+def can_edit(night: Night, match_id: int | None = None) -> bool:
+    """Whether this phone may change the night (``match_id=None``) or that match of it."""
+    return rights.night_access(night, None, phone=True).may_edit(match_id)
 
 
 def can_view(night: Night) -> bool:
-    return rights.phone_right(night) is not rights.Right.NONE
+    return rights.night_access(night, None, phone=True).may_view()
 
 
-def require(night: Night, edit: bool) -> None:
+def require(night: Night, edit: bool, match_id: int | None = None) -> None:
     g.page_night = night  # its right goes out with the answer (_right_headers), allowed or not
-    if can_edit(night) if edit else can_view(night):
+    if can_edit(night, match_id) if edit else can_view(night):
         return
     if edit:
         abort(403, _("This phone may not change this game night. Ask the game leader for the edit link."))
@@ -131,7 +132,7 @@ def _match(match_id: int, edit: bool = False) -> Match:
         match = ledger.get_match(match_id)
     except ledger.NotFound:
         abort(404)
-    require(match.night, edit)
+    require(match.night, edit, match.id)
     return match
 
 

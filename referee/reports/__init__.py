@@ -147,7 +147,7 @@ def allowed(night: Night) -> bool:
     """Readers of a sheet: a phone with rights, or the night's view or edit token (a wrong one is counted)."""
     auth = request.headers.get("Authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.args.get("view", "")
-    return rights.night_right(night, token or None, phone=True) is not rights.Right.NONE
+    return rights.night_access(night, token or None, phone=True).may_view()
 
 
 def readable(night: Night) -> Night:
