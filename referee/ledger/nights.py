@@ -77,7 +77,7 @@ def group_by_token(token: str) -> Group | None:
     """The group a token opens (looked up by its hash, compared in constant time), or None."""
     if not token or len(token) > 64:
         return None
-    grp = db.session.scalar(select(Group).where(Group.token_key == token_key(token)))
+    grp: Group | None = db.session.scalar(select(Group).where(Group.token_key == token_key(token)))
     if grp is None or not hmac.compare_digest(grp.token.encode(), token.encode()):
         return None
     return grp

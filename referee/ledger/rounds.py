@@ -155,7 +155,7 @@ def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
     result = db.session.connection().execute(  # a Core UPDATE on the session's connection: no ORM machinery
         _MOVE_SNAPSHOT, {"match": match.id, "read": version, "version": version + 1, "next_seq": next_seq,
                          "state": plain})
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    if result.rowcount != 1:
         raise Conflict(N_("The match changed while this was being saved."), match)
     # Keep the loaded snapshot true to the row without marking it dirty.
     snap = match.snapshot
@@ -225,8 +225,8 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
                 check_deal_round(module, state, money, canonical, log)
             try:
                 with writing(fresh=False, idem=idem):
-                    rnd = _write_event(match, version, EventKind.ROUND, canonical, new_state, idem and idem.key,
-                                       log[0] if log is not None else None)
+                    rnd = _write_event(match, version, EventKind.ROUND, canonical, new_state,
+                                       idem.key if idem else None, log[0] if log is not None else None)
                     store_reply(idem, (rnd, new_state))
             except (IntegrityError, Conflict):
                 db.session.rollback()
