@@ -43,7 +43,6 @@ import io
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from datetime import date as Date
 from typing import Any
@@ -57,6 +56,9 @@ from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
 from referee.engine.vocab import CLOSE_HOWS, EventKind, PaymentKind
 from referee.ledger import MAX_TEXT, POT_PARTY, Idem, clean_currency, clean_name, clean_players, night_money, payments
+from referee.ledger.imports import PaymentIn as _PaymentIn
+from referee.ledger.matches import EventIn as _EventIn
+from referee.ledger.matches import MatchIn as _MatchIn
 from referee.models import Match, Night, Payment, db, now
 
 #: Identifies the file; ``version`` changes whenever the shape does (an old
@@ -236,42 +238,6 @@ def _flag(value: bool) -> str:
 
 
 # --- import: shape -------------------------------------------------------------
-
-@dataclass
-class _EventIn:
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-    void: bool
-    void_reason: str
-    created_at: datetime
-    deal: dict[str, Any] | None = None
-
-
-@dataclass
-class _MatchIn:
-    game: str
-    seats: list[str]
-    first_dealer: str
-    stake: int
-    options: dict[str, Any]
-    carried_in: int
-    status: str | None
-    created_at: datetime
-    events: list[_EventIn] = field(default_factory=list)
-
-
-@dataclass
-class _PaymentIn:
-    kind: str
-    payer: str
-    payee: str
-    amount: int
-    carry_id: str | None
-    void: bool
-    void_reason: str
-    created_at: datetime
-
 
 def _object(data: object, where: str, allowed: Sequence[str], required: Sequence[str] = ()) -> Mapping[str, Any]:
     """A JSON object with only known keys; a missing or unknown key is named with its full path."""

@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date as Date
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from referee.ledger import matches, nights, payments, rounds
 from referee.ledger.idempotency import Idem
-from referee.ledger.matches import MatchDraft
+from referee.ledger.matches import MatchIn
 from referee.ledger.tx import store_reply, writing
 from referee.models import Match, Night, db
 
 
-class PaymentDraft(Protocol):
-    """A payment row of an imported night, checked by the reader of the file."""
+@dataclass
+class PaymentIn:
+    """A payment row of an imported night, checked by the reader of the file (:mod:`referee.exports`)."""
 
     kind: str
     payer: str
@@ -42,7 +44,7 @@ class PaymentDraft(Protocol):
 
 def import_night(group_name: str, name: str, currency: str, players: Sequence[Mapping[str, str]], *,
                  date: Date | None, place: str, leader: str, created_at: datetime,
-                 matches_in: Sequence[MatchDraft], payments_in: Sequence[PaymentDraft],
+                 matches_in: Sequence[MatchIn], payments_in: Sequence[PaymentIn],
                  fold: Callable[[Match, int], Any], idem: Idem | None = None) -> Night:
     """A new group and night from checked export data; ``fold(match, number)`` replays match ``number``'s log.
 

@@ -7,9 +7,9 @@ for a match rebuilt from an export (:mod:`referee.ledger.imports`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -82,8 +82,9 @@ def _start(module: Any, seats: list[str], dealer: str, stake: int, opts: Any, ca
 
 
 
-class EventDraft(Protocol):
-    """An event of an imported log, checked by the reader of the file."""
+@dataclass
+class EventIn:
+    """An event of an imported log, checked by the reader of the file (:mod:`referee.exports`)."""
 
     seq: int
     kind: str
@@ -91,10 +92,11 @@ class EventDraft(Protocol):
     void: bool
     void_reason: str
     created_at: datetime
-    deal: dict[str, Any] | None
+    deal: dict[str, Any] | None = None
 
 
-class MatchDraft(Protocol):
+@dataclass
+class MatchIn:
     """A match of an imported night, checked by the reader of the file (:mod:`referee.exports`)."""
 
     game: str
@@ -105,19 +107,17 @@ class MatchDraft(Protocol):
     carried_in: int
     status: str | None
     created_at: datetime
-
-    @property
-    def events(self) -> Sequence[EventDraft]: ...
+    events: list[EventIn] = field(default_factory=list)
 
 
-def draft_match(night: Night, m_in: MatchDraft) -> Match:
+def draft_match(night: Night, m_in: MatchIn) -> Match:
     """An imported match, not yet stored: it keeps its carried-in pot (the replay needs it) but no link."""
     return Match(night=night, game=m_in.game, seats=m_in.seats, first_dealer=m_in.first_dealer,
                  stake=m_in.stake, options=m_in.options, carried_in=m_in.carried_in,
                  carried_from_id=None, created_at=m_in.created_at)
 
 
-def settle_draft(match: Match, number: int, m_in: MatchDraft, state: Any) -> None:
+def settle_draft(match: Match, number: int, m_in: MatchIn, state: Any) -> None:
     """The imported match's status and snapshot from its replayed ``state`` (never from the file).
 
     A file that says a match is closed (or open) when its log leaves it the
