@@ -52,7 +52,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import insert, select
 
-from referee import games, payment_codes, payments, pots, services
+from referee import games, history, payment_codes, payments, pots, services
 from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
@@ -576,7 +576,7 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
     """The match's state from its log; the first bad event refuses the whole import."""
     where = f"matches[{number - 1}]"
     try:
-        state = services.initial_state(match)
+        state = history.initial_state(match)
     except RuleViolation as exc:
         raise RuleViolation(exc.rule, f"Match {number} ({games.TITLES[match.game]}) cannot start: "
                                       f"{exc.message}") from None
@@ -593,7 +593,7 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
             if event.kind == "close" and payload.get("pot") == "award" and payload.get("to") not in match.seats:
                 raise BadInput("to", "%(name)s is not a player of this match.",
                                name=repr(str(payload.get("to"))[:40]))
-            state = services.apply_event(match, state, event.kind, payload)
+            state = history.apply_event(match, state, event.kind, payload)
         except RuleViolation as exc:
             raise RuleViolation(exc.rule, "Match %(number)s (%(game)s), round %(seq)s: %(error)s",
                                 number=number, game=games.TITLES[match.game], seq=event.seq, error=exc) from None
@@ -692,7 +692,8 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
                            f"Match {number} is {m_in.status} in the file but its log leaves it {match.status}.")
         voids = sum(1 for ev in m_in.events if ev.void)
         match.snapshot = Snapshot(version=len(m_in.events) + voids,
-                                  next_seq=(m_in.events[-1].seq if m_in.events else 0) + 1, state=dump(state))
+                                  next_seq=(m_in.events[-1].seq if m_in.events else 0) + 1,
+                                  state=history.snapshot_json(state))
     new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
     rows = [{"kind": p.kind, "payer": p.payer, "payee": p.payee, "amount": p.amount,
              "carry_id": new_carry.get(p.carry_id) if p.carry_id else None, "void": p.void,

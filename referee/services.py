@@ -26,11 +26,13 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee import games, idempotency, live
+from referee import games, history, idempotency, live
 from referee.engine import N_, BadInput, Explained, RuleViolation, tricks
 from referee.engine.money import Money
-from referee.engine.records import dump, load, parse_options
+from referee.engine.records import dump, parse_options
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
+from referee.history import replay as replay  # the fold's readers, where callers have always found them
+from referee.history import state_of as state_of
 from referee.idempotency import Idem
 from referee.models import (
     MAX_ID,
@@ -382,7 +384,7 @@ def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer
                       carried_in=carried_in)
         db.session.add(match)
         db.session.flush()
-        db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=dump(state)))
+        db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=history.snapshot_json(state)))
         db.session.flush()
         live.note(night.id, "match", match.id)
         store_reply(idem, match)
@@ -412,9 +414,9 @@ def open_carry(night: Night, game: str) -> tuple[int, int] | None:
                                         Match.game == game, Match.status == MatchStatus.CLOSED,
                                         Match.id.not_in(taken)).order_by(Match.id))
     for match in candidates:
-        amount = match.snapshot.state.get("carried_out")
+        amount = history.carried_out(match)
         if amount:
-            return match.id, int(amount)
+            return match.id, amount
     return None
 
 
@@ -437,48 +439,6 @@ def get_match(match_id: int) -> Match:
     if match is None:
         raise NotFound(f"There is no match {match_id}.")
     return match
-
-
-def initial_state(match: Match) -> Any:
-    module = games.game(match.game)
-    opts = load(module.Options, match.options)
-    return _start(module, match.seats, match.first_dealer, match.stake, opts, match.carried_in)
-
-
-def state_of(match: Match) -> Any:
-    """The match's current state, from its snapshot (no replay)."""
-    module = games.game(match.game)
-    return load(module.State, match.snapshot.state)
-
-
-def apply_event(match: Match, state: Any, kind: str, payload: Mapping[str, Any]) -> Any:
-    """One event of the log applied to a state (the fold's step)."""
-    module = games.game(match.game)
-    if kind == EventKind.CLOSE:
-        return module.close(state, payload.get("pot", CloseHow.SPLIT), payload.get("to"))
-    rnd = module.parse_round(state, payload, night_money(match.night))
-    return module.apply(state, rnd)
-
-
-def replay(match: Match, *, skip: int | None = None, upto: int | None = None) -> Any:
-    """The fold of the engine over the match's non-void events.
-
-    ``skip`` leaves one more event out (to try a void); ``upto`` stops after
-    that sequence number. Raises the :class:`RuleViolation` of the first
-    event that is no longer valid, with the round number in ``.round``.
-    """
-    state = initial_state(match)
-    for rnd in match.rounds:
-        if rnd.void or rnd.seq == skip:
-            continue
-        if upto is not None and rnd.seq > upto:
-            break
-        try:
-            state = apply_event(match, state, rnd.kind, rnd.payload)
-        except RuleViolation as exc:
-            exc.round = rnd.seq  # type: ignore[attr-defined]
-            raise
-    return state
 
 
 #: The statements of the hot path (a round entry), built once: building a statement per request cost
@@ -504,13 +464,15 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
     result = db.session.connection().execute(_INSERT_ROUND, values)  # Core on the session's connection
     db.session.expire(match, ["rounds"])
     _bump(match, version, new_state, next_seq=seq + 1)
+    if seq % history.CHECKPOINT_EVERY == 0:  # the fold's checkpoint, in the round's transaction (issue 29)
+        history.store_checkpoint(match, seq)
     live.note(match.night_id, kind, match.id, seq)
     return Round(id=result.inserted_primary_key[0], **values)
 
 
 def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
     db.session.flush()
-    plain = dump(new_state)
+    plain = history.snapshot_json(new_state)
     result = db.session.connection().execute(  # a Core UPDATE on the session's connection: no ORM machinery
         _MOVE_SNAPSHOT, {"match": match.id, "read": version, "version": version + 1, "next_seq": next_seq,
                          "state": plain})
@@ -576,7 +538,7 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
             _check_room(match)
             module = games.game(match.game)
             money = night_money(match.night)
-            state = load(module.State, snap.state)
+            state = state_of(match)
             rnd_rec = module.parse_round(state, payload, money)
             new_state = module.apply(state, rnd_rec)  # RuleViolation: nothing written
             canonical = module.round_json(rnd_rec, money)
@@ -647,15 +609,17 @@ def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
             raise BadInput("round", "Round %(seq)s is already void.", seq=seq)
         version = match.snapshot.version
         try:
-            new_state = replay(match, skip=seq)
+            refold = history.refold_without(match, seq)  # from the stored checkpoint before the round
         except RuleViolation as exc:
             later = getattr(exc, "round", "?")
             raise RuleViolation(exc.rule, "Voiding round %(seq)s would make round %(later)s invalid: %(why)s",
                                 seq=seq, later=later, why=exc) from None
+        new_state = refold.state
         _check_carry_kept(match, state_of(match), new_state)
         rnd.void = True
         rnd.void_reason = why
         _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
+        history.store_after_void(match, refold)
         live.note(match.night_id, "void", match.id, seq)
         store_reply(idem, new_state)
     return new_state
@@ -691,7 +655,7 @@ def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, 
         _check_room(match)
         if how == CloseHow.AWARD and to not in match.seats:
             raise BadInput("to", "%(name)s is not a player of this match.", name=repr(str(to)[:40]))
-        new_state = module.close(load(module.State, snap.state), how, to if how == CloseHow.AWARD else None)
+        new_state = module.close(state_of(match), how, to if how == CloseHow.AWARD else None)
         _write_event(match, snap.version, EventKind.CLOSE, payload, new_state, None)
         db.session.flush()
         store_reply(idem, new_state)

@@ -48,6 +48,16 @@ _LOCK = threading.Lock()
 
 
 @bp.app_template_global()
+def fold_error(match: Match) -> history.CorruptLog | None:
+    """The error of a match whose stored log no longer replays (the page shows it instead of the chart), or None."""
+    try:
+        history.history(match)
+    except history.CorruptLog as exc:
+        return exc
+    return None
+
+
+@bp.app_template_global()
 def match_chart(match: Match, width: int = 360, height: int = 220) -> charts.LineChart:
     hist = history.history(match)
     st = styles(match.night.group, list(hist.players))
