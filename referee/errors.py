@@ -100,7 +100,7 @@ def register(app: Flask) -> None:
         db.session.rollback()
         message = explain(exc)
         if wants_json():
-            return jsonify({"error": message, "rule": exc.rule, "match": exc.match_id, "round": exc.seq}), 409
+            return jsonify({"error": message, "rule": exc.rule, "match_id": exc.match_id, "round": exc.seq}), 409
         return render_template("error.html", code=409, message=message), 409
 
     @app.errorhandler(CSRFError)

@@ -242,7 +242,7 @@ def test_a_corrupted_stored_event_is_one_typed_error_and_never_a_500(app: Any, c
     auth = {"Authorization": f"Bearer {token}"}
     refused = client.post(f"/api/matches/{mid}/rounds/{every + 4}/void", json={}, headers=auth)
     assert refused.status_code == 409
-    assert (refused.get_json()["match"], refused.get_json()["round"], refused.get_json()["rule"]) == (
+    assert (refused.get_json()["match_id"], refused.get_json()["round"], refused.get_json()["rule"]) == (
         mid, broken, "SK-8")
     with app.app_context():
         assert db.session.scalar(select(Round.void).where(Round.match_id == mid, Round.seq == every + 4)) is False
