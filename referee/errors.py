@@ -15,10 +15,12 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 
 from referee.engine import N_
-from referee.history import CorruptLog
+from referee.ledger import Unavailable
+from referee.ledger.fold import CorruptLog
 from referee.messages import explain
 from referee.models import db
 
@@ -50,10 +52,6 @@ def storage_refused(exc: BaseException | None) -> bool:
     Looks at the driver's error (SQLAlchemy's ``orig``): PostgreSQL's SQLSTATE,
     SQLite's error name (Python 3.11+), and the message as a fallback.
     """
-    from sqlalchemy.exc import DBAPIError
-
-    from referee.services import Unavailable
-
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
@@ -109,8 +107,6 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Any:
-        from referee.services import Unavailable
-
         db.session.rollback()
         if storage_refused(exc):
             return storage_error(exc)
@@ -144,8 +140,6 @@ def register_session_end(app: Flask) -> None:
         answer is still right (writes commit inside the request), so the
         connection is dropped instead of the error reaching gunicorn.
         """
-        from sqlalchemy.exc import DBAPIError
-
         try:
             db.session.remove()
         except DBAPIError as exc:

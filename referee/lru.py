@@ -1,6 +1,6 @@
 """One bounded, thread-safe least-recently-used cache for the process-wide caches of the app.
 
-The fold of the event log (:mod:`referee.history`) keeps each match's fold
+The fold of the event log (:mod:`referee.ledger.fold`) keeps each match's fold
 here; a dict with ``move_to_end``/``popitem`` written out in every module
 that caches something was the same ten lines several times over, each with
 its own lock (issue 27: "three hand-written LRU caches").

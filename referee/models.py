@@ -104,7 +104,7 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     view_key: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
     #: Grows by one with every write to the night, in the write's transaction (the live stream's
-    #: event id; see ``referee/live.py``).
+    #: event id; see ``referee/ledger/live.py``).
     live_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     group: Mapped[Group] = relationship(back_populates="nights")
@@ -197,7 +197,7 @@ class Snapshot(db.Model):  # type: ignore[name-defined,misc]
 class FoldCheckpoint(db.Model):  # type: ignore[name-defined,misc]
     """The fold of a match's log up to a round number, kept so a cold page need not fold the whole log.
 
-    Written by :mod:`referee.history` (the one fold) in the transaction that
+    Written by :mod:`referee.ledger.fold` (the one fold) in the transaction that
     stores the round numbered ``seq`` when ``seq`` is a multiple of its
     ``CHECKPOINT_EVERY``; a void of round ``v`` deletes those with ``seq >= v``
     and writes them again from the nearest one before it. ``state`` is the
@@ -279,7 +279,7 @@ class NightChange(db.Model):  # type: ignore[name-defined,misc]
 
 
 class TokenFailure(db.Model):  # type: ignore[name-defined,misc]
-    """Wrong tokens from one client address in one time bucket (the limiter of ``ratelimit.py``).
+    """Wrong tokens from one client address in one time bucket (the limiter of ``referee/ledger/ratelimit.py``).
 
     In the database so that every worker of every app server counts the same
     failures; one row per address and bucket, purged once out of the window.

@@ -1,6 +1,6 @@
 """The one fold of the event log (issues 27 and 29): its error policy and its stored checkpoints, on both backends.
 
-Engine applications are counted by wrapping :func:`referee.history.apply_event` (the fold's only step), so
+Engine applications are counted by wrapping :func:`referee.ledger.fold.apply_event` (the fold's only step), so
 "folds at most N events" is a count, not a time. The reference every fold is compared with is the engine's
 own fold of the whole log, written out here without the fold module's cache or checkpoints.
 """
@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 
-from referee import history, services
+from referee import ledger
 from referee.engine.records import dump, load
+from referee.ledger import fold
 from referee.models import FoldCheckpoint, Round, db
 
 PLAYERS = ["Anna", "Bo", "Cia", "Dag", "Eva"]
@@ -26,11 +27,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def svangknack(rounds: int) -> tuple[int, str]:
     """A Svängknack of ``rounds`` rounds through the service layer; returns (match id, view token)."""
-    night = services.create_night("Fold night", "SEK", PLAYERS)
-    match = services.create_match(night, "svangknack", PLAYERS, PLAYERS[0], "3.00")
-    state = services.state_of(match)
+    night = ledger.create_night("Fold night", "SEK", PLAYERS)
+    match = ledger.create_match(night, "svangknack", PLAYERS, PLAYERS[0], "3.00")
+    state = ledger.state_of(match)
     for _ in range(rounds):
-        _rnd, state = services.add_round(match.id, {"participants": [left_of_dealer(state)]})
+        _rnd, state = ledger.add_round(match.id, {"participants": [left_of_dealer(state)]})
     return match.id, night.view_token
 
 
@@ -45,23 +46,23 @@ def knaker(games: int) -> tuple[int, str]:
     A Knaker round stays valid whatever was voided before it, so a void in the middle is accepted.
     """
     table = PLAYERS[:4]
-    night = services.create_night("Knaker night", "SEK", table)
-    match = services.create_match(night, "knaker", table, table[0], "1.00", {"payout": "loser_pays"})
+    night = ledger.create_night("Knaker night", "SEK", table)
+    match = ledger.create_match(night, "knaker", table, table[0], "1.00", {"payout": "loser_pays"})
     for game in range(games):
         order = table[game % 4:] + table[:game % 4]
-        services.add_round(match.id, {"dot": {"player": order[3], "offence": "ordinary"}})
-        services.add_round(match.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[3]]}]})
+        ledger.add_round(match.id, {"dot": {"player": order[3], "offence": "ordinary"}})
+        ledger.add_round(match.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[3]]}]})
     return match.id, night.view_token
 
 
 def scratch(match_id: int) -> tuple[Any, list[int], list[tuple[int, ...]], list[int], dict[int, Any]]:
     """The whole log folded by the engine from the start: (state, seqs, balances, pots, state after each seq)."""
-    match = services.get_match(match_id)
-    state = history.initial_state(match)
+    match = ledger.get_match(match_id)
+    state = fold.initial_state(match)
     seqs, balances, pots, after = [0], [tuple(state.balances)], [int(state.pot)], {}
     for rnd in db.session.scalars(select(Round).where(Round.match_id == match_id).order_by(Round.seq)):
         if not rnd.void:
-            state = history.apply_event(match, state, rnd.kind, rnd.payload)
+            state = fold.apply_event(match, state, rnd.kind, rnd.payload)
             seqs.append(rnd.seq)
             balances.append(tuple(state.balances))
             pots.append(int(state.pot))
@@ -73,13 +74,13 @@ def scratch(match_id: int) -> tuple[Any, list[int], list[tuple[int, ...]], list[
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Each engine application of the fold appends 1."""
     applied: list[int] = []
-    real = history.apply_event
+    real = fold.apply_event
 
     def count(match: Any, state: Any, kind: str, payload: Any) -> Any:
         applied.append(1)
         return real(match, state, kind, payload)
 
-    monkeypatch.setattr(history, "apply_event", count)
+    monkeypatch.setattr(fold, "apply_event", count)
     return applied
 
 
@@ -87,7 +88,7 @@ def test_a_cold_fold_of_2000_events_reads_the_checkpoints_and_folds_fewer_than_n
         app: Any, client: Any, counted: list[int]) -> None:
     """2,000 rounds and then N - 1 more (the most a checkpoint leaves): a cold fold (memory cleared) applies
     the engine N - 1 times and gives the same balances as the engine's fold of the whole log."""
-    every = history.CHECKPOINT_EVERY
+    every = fold.CHECKPOINT_EVERY
     with app.app_context():
         mid, view = svangknack(2000 + every - 1)  # the most events a checkpoint can leave to fold
         stored = list(db.session.scalars(select(FoldCheckpoint).where(FoldCheckpoint.match_id == mid)
@@ -99,10 +100,10 @@ def test_a_cold_fold_of_2000_events_reads_the_checkpoints_and_folds_fewer_than_n
             assert load(type(after[cp.seq]), cp.state) == after[cp.seq]
         db.session.remove()
 
-    history.clear()
+    fold.clear()
     counted.clear()
     with app.app_context():
-        cold = history.history(services.get_match(mid))
+        cold = fold.history(ledger.get_match(mid))
     assert len(counted) == every - 1
     assert (list(cold.seqs), list(cold.balances), list(cold.pots)) == (seqs, balances, pots)
     phone = client.application.test_client()
@@ -112,14 +113,14 @@ def test_a_cold_fold_of_2000_events_reads_the_checkpoints_and_folds_fewer_than_n
 
 def test_a_void_in_the_middle_rewrites_the_checkpoints_after_it_and_the_page_equals_a_full_refold(
         app: Any, client: Any, counted: list[int]) -> None:
-    every = history.CHECKPOINT_EVERY
+    every = fold.CHECKPOINT_EVERY
     events = 3 * every + 10
     with app.app_context():
         mid, view = knaker(events // 2)
         before = {cp.seq: cp.state for cp in db.session.scalars(select(FoldCheckpoint)
                                                                 .where(FoldCheckpoint.match_id == mid))}
         assert sorted(before) == [every, 2 * every, 3 * every]
-        token = services.get_match(mid).night.edit_token
+        token = ledger.get_match(mid).night.edit_token
         db.session.remove()
     phone = client.application.test_client()
     assert phone.get(f"/v/{view}").status_code == 302
@@ -138,12 +139,12 @@ def test_a_void_in_the_middle_rewrites_the_checkpoints_after_it_and_the_page_equ
         for seq, plain in stored.items():
             assert plain == dump(after[seq])
         assert stored[every] == before[every] and stored[3 * every] != before[3 * every]
-        assert services.state_of(services.get_match(mid)) == state
+        assert ledger.state_of(ledger.get_match(mid)) == state
         counted.clear()
-        warm = history.history(services.get_match(mid))  # the kept fold is stale: a cold fold
+        warm = fold.history(ledger.get_match(mid))  # the kept fold is stale: a cold fold
         assert len(counted) == events - 3 * every
-        history.clear()
-        cold = history.history(services.get_match(mid))
+        fold.clear()
+        cold = fold.history(ledger.get_match(mid))
         assert warm == cold
         assert (list(cold.seqs), list(cold.balances), list(cold.pots)) == (seqs, balances, pots)
         assert voided not in cold.seqs and len(cold.knaker_games) == events // 2 - 1
@@ -154,7 +155,7 @@ def test_a_void_in_the_middle_rewrites_the_checkpoints_after_it_and_the_page_equ
 
 def test_checkpoints_are_read_by_a_new_process(app: Any, backend: str, tmp_path: Path) -> None:
     """A restart: another process with an empty memory opens the same database and folds from the checkpoint."""
-    every = history.CHECKPOINT_EVERY
+    every = fold.CHECKPOINT_EVERY
     with app.app_context():
         mid, _view = svangknack(4 * every + 3)
         _state, seqs, balances, _pots, _after = scratch(mid)
@@ -164,12 +165,13 @@ import json, sys
 sys.path.insert(0, {str(ROOT)!r})
 from tests.conftest import make_app
 from pathlib import Path
-from referee import history, services
+from referee import ledger
+from referee.ledger import fold
 app = make_app({backend!r}, Path({str(tmp_path)!r}))
-real, applied = history.apply_event, []
-history.apply_event = lambda *a: (applied.append(1), real(*a))[1]
+real, applied = fold.apply_event, []
+fold.apply_event = lambda *a: (applied.append(1), real(*a))[1]
 with app.app_context():
-    made = history.history(services.get_match({mid}))
+    made = fold.history(ledger.get_match({mid}))
 print(json.dumps({{"applied": len(applied), "seqs": made.seqs, "balances": made.balances}}))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
@@ -181,25 +183,25 @@ print(json.dumps({{"applied": len(applied), "seqs": made.seqs, "balances": made.
 
 def test_knaker_games_and_dots_survive_the_checkpoints(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Knaker's finished games (places, dots) are in the checkpoints' points: a cold fold gives the same games."""
-    monkeypatch.setattr(history, "CHECKPOINT_EVERY", 3)
+    monkeypatch.setattr(fold, "CHECKPOINT_EVERY", 3)
     table = PLAYERS[:4]
     with app.app_context():
-        night = services.create_night("Knaker", "SEK", table)
-        kn = services.create_match(night, "knaker", table, table[0], "1.00", {"payout": "loser_pays"})
+        night = ledger.create_night("Knaker", "SEK", table)
+        kn = ledger.create_match(night, "knaker", table, table[0], "1.00", {"payout": "loser_pays"})
         for game in range(5):
             order = table[game % 4:] + table[:game % 4]
-            services.add_round(kn.id, {"dot": {"player": order[3], "offence": "ordinary"}})
-            services.add_round(kn.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[3]]}]})
-        services.add_round(kn.id, {"dot": {"player": table[1], "offence": "ordinary"}})
-        services.void_round(kn.id, 4, "slip")
+            ledger.add_round(kn.id, {"dot": {"player": order[3], "offence": "ordinary"}})
+            ledger.add_round(kn.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[3]]}]})
+        ledger.add_round(kn.id, {"dot": {"player": table[1], "offence": "ordinary"}})
+        ledger.void_round(kn.id, 4, "slip")
         assert db.session.scalar(select(FoldCheckpoint.seq).where(FoldCheckpoint.match_id == kn.id)
                                  .order_by(FoldCheckpoint.seq.desc()).limit(1)) == 9
-        history.clear()
-        cold = history.history(services.get_match(kn.id))
-        monkeypatch.setattr(history, "CHECKPOINT_EVERY", 10_000)  # no checkpoint to start from
+        fold.clear()
+        cold = fold.history(ledger.get_match(kn.id))
+        monkeypatch.setattr(fold, "CHECKPOINT_EVERY", 10_000)  # no checkpoint to start from
         db.session.execute(FoldCheckpoint.__table__.delete())
-        history.clear()
-        whole = history.history(services.get_match(kn.id))
+        fold.clear()
+        whole = fold.history(ledger.get_match(kn.id))
         assert cold == whole and len(cold.knaker_games) == 4 and any(cold.open_dots)
 
 
@@ -213,23 +215,23 @@ def corrupt(app: Any, match_id: int, seq: int) -> None:
         db.session.execute(update(Round).where(Round.match_id == match_id, Round.seq == seq)
                            .values(payload={"participants": [sv, other], "tricks": {sv: 2, other: 2}}))
         db.session.commit()
-    history.clear()
+    fold.clear()
 
 
 def test_a_corrupted_stored_event_is_one_typed_error_and_never_a_500(app: Any, client: Any) -> None:
-    every = history.CHECKPOINT_EVERY
+    every = fold.CHECKPOINT_EVERY
     broken = every + 2  # after the stored checkpoint: a cold fold reaches it
     with app.app_context():
         mid, view = svangknack(every + 5)
-        token = services.get_match(mid).night.edit_token
+        token = ledger.get_match(mid).night.edit_token
         db.session.remove()
     corrupt(app, mid, broken)
     with app.app_context():
-        with pytest.raises(history.CorruptLog) as caught:
-            history.history(services.get_match(mid))
+        with pytest.raises(fold.CorruptLog) as caught:
+            fold.history(ledger.get_match(mid))
         assert (caught.value.match_id, caught.value.seq, caught.value.rule) == (mid, broken, "SK-8")
-        with pytest.raises(history.CorruptLog) as caught:
-            history.steps(services.get_match(mid))
+        with pytest.raises(fold.CorruptLog) as caught:
+            fold.steps(ledger.get_match(mid))
         assert caught.value.seq == broken
         db.session.remove()
     phone = client.application.test_client()
@@ -251,7 +253,7 @@ def test_a_corrupted_stored_event_is_one_typed_error_and_never_a_500(app: Any, c
 def test_voiding_the_broken_last_round_makes_the_log_replay_again(app: Any, client: Any) -> None:
     with app.app_context():
         mid, view = svangknack(6)
-        token = services.get_match(mid).night.edit_token
+        token = ledger.get_match(mid).night.edit_token
         db.session.remove()
     corrupt(app, mid, 6)
     phone = client.application.test_client()
@@ -263,4 +265,4 @@ def test_voiding_the_broken_last_round_makes_the_log_replay_again(app: Any, clie
     page = phone.get(f"/matches/{mid}")
     assert page.status_code == 200 and b'id="fold-error"' not in page.data and b'id="balance-chart"' in page.data
     with app.app_context():
-        assert history.history(services.get_match(mid)).seqs == (0, 1, 2, 3, 4, 5)
+        assert fold.history(ledger.get_match(mid)).seqs == (0, 1, 2, 3, 4, 5)

@@ -43,14 +43,13 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from babel.numbers import get_currency_precision
 from sqlalchemy import delete, insert, select
 
 from referee import games
 from referee.engine import N_, BadInput, Explained, RuleViolation
-from referee.engine.money import Money
 from referee.engine.records import dump, load
 from referee.engine.vocab import CloseHow, EventKind
+from referee.ledger.inputs import night_money
 from referee.lru import LRU
 from referee.models import FoldCheckpoint, Match, Round, db
 
@@ -111,11 +110,6 @@ _CACHE: LRU[tuple[str, int], _Kept] = LRU(CACHE_SIZE)
 
 # --- the snapshot and the engine's step -----------------------------------------------
 
-def money_of(match: Match) -> Money:
-    """The match's money (its night's currency)."""
-    return Money(int(get_currency_precision(match.night.currency)))
-
-
 def initial_state(match: Match) -> Any:
     module = games.game(match.game)
     opts = load(module.Options, match.options)
@@ -130,7 +124,7 @@ def apply_event(match: Match, state: Any, kind: str, payload: Mapping[str, Any])
     module = games.game(match.game)
     if kind == EventKind.CLOSE:
         return module.close(state, payload.get("pot", CloseHow.SPLIT), payload.get("to"))
-    return module.apply(state, module.parse_round(state, payload, money_of(match)))
+    return module.apply(state, module.parse_round(state, payload, night_money(match.night)))
 
 
 def _step(match: Match, state: Any, seq: int, kind: str, payload: Mapping[str, Any]) -> Any:

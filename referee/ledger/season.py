@@ -11,7 +11,7 @@ Nights are in calendar order: their date (or, without one, the day they
 were created), then creation order.
 
 Brags per game, from the matches' states (and, for Knaker, the fold of the
-log kept by :mod:`referee.history`):
+log kept by :mod:`referee.ledger.fold`):
 
 - Kul: pots won (the Kul won, KU-4, or a pot the leader awarded, SK-14);
 - Schloapfer: matches lost (the match's loser);
@@ -28,8 +28,8 @@ from datetime import date as Date
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from referee import history, services
-from referee.models import Group, Match, Night, NightPlayer
+from referee.ledger import fold
+from referee.models import Group, Match, Night, NightPlayer, db
 
 
 @dataclass
@@ -99,7 +99,7 @@ class Season:
 
 def season(group: Group) -> Season:
     """The group's nights, standings per currency and brags (a few queries for the whole group, none per night)."""
-    nights = list(services.db.session.scalars(
+    nights = list(db.session.scalars(
         select(Night).where(Night.group_id == group.id)
         .options(selectinload(Night.matches).joinedload(Match.snapshot),
                  selectinload(Night.seats).joinedload(NightPlayer.player))))
@@ -131,7 +131,7 @@ def _night_row(night: Night, brags: Brags) -> NightRow:
     played: dict[str, int] = defaultdict(int)
     pots = 0
     for match in night.matches:
-        state = history.stored_fields(match)
+        state = fold.stored_fields(match)
         for name, amount in zip(state.players, state.balances, strict=True):
             result[name] = result.get(name, 0) + amount
             played[name] += 1
@@ -160,7 +160,7 @@ def _brag(match: Match, state: object, brags: Brags) -> None:
         for seat in set(winners) | ({winner} if winner is not None else set()):
             brags.schwimmen_wins[players[seat]] += 1
     elif match.game == "knaker":
-        hist = history.history(match)
+        hist = fold.history(match)
         for game in hist.knaker_games:
             for seat, name in enumerate(hist.players):
                 brags.knaker_games[name] += 1
