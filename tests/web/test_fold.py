@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
-from referee import ledger
+from referee import games, ledger
 from referee.engine.records import dump, load
 from referee.ledger import fold
-from referee.models import FoldCheckpoint, Round, db
+from referee.models import FoldCheckpoint, Round, Snapshot, db, now
 
 PLAYERS = ["Anna", "Bo", "Cia", "Dag", "Eva"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +31,30 @@ def svangknack(rounds: int) -> tuple[int, str]:
     match = ledger.create_match(night, "svangknack", PLAYERS, PLAYERS[0], "3.00")
     state = ledger.state_of(match)
     for _ in range(rounds):
+        _rnd, state = ledger.add_round(match.id, {"participants": [left_of_dealer(state)]})
+    return match.id, night.view_token
+
+
+def stored_before_checkpoints(rounds: int, then: int) -> tuple[int, str]:
+    """A Svängknack whose first ``rounds`` rounds are stored as by a version before ``fold_checkpoints``
+    (the rows the ledger writes: the engine's canonical rounds and the snapshot, in one INSERT, without
+    checkpoints; 2,000 writes one by one take minutes), then ``then`` more rounds entered through the ledger.
+    """
+    night = ledger.create_night("Long night", "SEK", PLAYERS)
+    match = ledger.create_match(night, "svangknack", PLAYERS, PLAYERS[0], "3.00")
+    module, money = games.game("svangknack"), ledger.night_money(night)
+    state = ledger.state_of(match)
+    rows = []
+    for seq in range(1, rounds + 1):
+        rnd = module.parse_round(state, {"participants": [left_of_dealer(state)]}, money)
+        state = module.apply(state, rnd)
+        rows.append({"match_id": match.id, "seq": seq, "kind": "round", "payload": module.round_json(rnd, money),
+                     "created_at": now(), "void": False, "void_reason": "", "idempotency_key": None, "deal": None})
+    with ledger.writing():
+        db.session.execute(insert(Round.__table__), rows)
+        db.session.execute(update(Snapshot).where(Snapshot.match_id == match.id)
+                           .values(version=rounds, next_seq=rounds + 1, state=fold.snapshot_json(state)))
+    for _ in range(then):
         _rnd, state = ledger.add_round(match.id, {"participants": [left_of_dealer(state)]})
     return match.id, night.view_token
 
@@ -87,10 +111,12 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_a_cold_fold_of_2000_events_reads_the_checkpoints_and_folds_fewer_than_n(
         app: Any, client: Any, counted: list[int]) -> None:
     """2,000 rounds and then N - 1 more (the most a checkpoint leaves): a cold fold (memory cleared) applies
-    the engine N - 1 times and gives the same balances as the engine's fold of the whole log."""
+    the engine N - 1 times and gives the same balances as the engine's fold of the whole log. The first 1,999
+    are a match from before the checkpoints: its 2,000th round writes all of them at once."""
     every = fold.CHECKPOINT_EVERY
     with app.app_context():
-        mid, view = svangknack(2000 + every - 1)  # the most events a checkpoint can leave to fold
+        mid, view = stored_before_checkpoints(2000 - 1, every)  # the 2,000th round writes all 40 checkpoints
+        # ... and the most events a checkpoint leaves to fold follow it (N - 1)
         stored = list(db.session.scalars(select(FoldCheckpoint).where(FoldCheckpoint.match_id == mid)
                                          .order_by(FoldCheckpoint.seq)))
         assert [cp.seq for cp in stored] == list(range(every, 2000 + every, every))
@@ -157,7 +183,7 @@ def test_checkpoints_are_read_by_a_new_process(app: Any, backend: str, tmp_path:
     """A restart: another process with an empty memory opens the same database and folds from the checkpoint."""
     every = fold.CHECKPOINT_EVERY
     with app.app_context():
-        mid, _view = svangknack(4 * every + 3)
+        mid, _view = stored_before_checkpoints(4 * every - 1, 4)
         _state, seqs, balances, _pots, _after = scratch(mid)
         db.session.remove()
     script = f"""
@@ -165,7 +191,7 @@ import json, sys
 sys.path.insert(0, {str(ROOT)!r})
 from tests.conftest import make_app
 from pathlib import Path
-from referee import ledger
+from referee import games, ledger
 from referee.ledger import fold
 app = make_app({backend!r}, Path({str(tmp_path)!r}))
 real, applied = fold.apply_event, []
