@@ -42,7 +42,6 @@ import csv
 import io
 import json
 import math
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -50,25 +49,15 @@ from datetime import date as Date
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import insert, select
+from sqlalchemy import select
 
 from referee import games, ledger, payment_codes, pots
 from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
-from referee.engine.vocab import CLOSE_HOWS, EventKind, MatchStatus, PaymentKind
-from referee.ledger import (
-    MAX_TEXT,
-    POT_PARTY,
-    Idem,
-    clean_currency,
-    clean_name,
-    clean_players,
-    fold,
-    night_money,
-    payments,
-)
-from referee.models import Group, Match, Night, NightPlayer, Payment, Player, Round, Snapshot, db, now
+from referee.engine.vocab import CLOSE_HOWS, EventKind, PaymentKind
+from referee.ledger import MAX_TEXT, POT_PARTY, Idem, clean_currency, clean_name, clean_players, night_money, payments
+from referee.models import Match, Night, Payment, db, now
 
 #: Identifies the file; ``version`` changes whenever the shape does (an old
 #: reader then refuses a new file instead of misreading it).
@@ -682,46 +671,10 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
     matches_in = _matches(top.get("matches", []), names, money)
     payments_in = _payments(top.get("payments", []), names, money, leader)
 
-    group = Group(name=group_name)
-    night = Night(group=group, name=name, date=_date(info.get("date")), place=place, leader=leader,
-                  currency=currency, created_at=created)
-    for pos, details in enumerate(players):
-        night.seats.append(NightPlayer(player=Player(group=group, **details), position=pos))
-    logs: list[tuple[Match, list[dict[str, Any]]]] = []
-    for number, m_in in enumerate(matches_in, start=1):
-        match = Match(night=night, game=m_in.game, seats=m_in.seats, first_dealer=m_in.first_dealer,
-                      stake=m_in.stake, options=m_in.options, carried_in=m_in.carried_in,
-                      carried_from_id=None, created_at=m_in.created_at)
-        state = _replayed(match, number, m_in.events)
-        logs.append((match, [{"seq": ev.seq, "kind": ev.kind, "payload": ev.payload, "created_at": ev.created_at,
-                              "void": ev.void, "void_reason": ev.void_reason, "idempotency_key": None,
-                              "deal": ev.deal} for ev in m_in.events]))
-        match.status = MatchStatus.CLOSED if state.finished else MatchStatus.OPEN
-        if m_in.status is not None and m_in.status != match.status:
-            raise BadInput(f"matches[{number - 1}].status",
-                           f"Match {number} is {m_in.status} in the file but its log leaves it {match.status}.")
-        voids = sum(1 for ev in m_in.events if ev.void)
-        match.snapshot = Snapshot(version=len(m_in.events) + voids,
-                                  next_seq=(m_in.events[-1].seq if m_in.events else 0) + 1,
-                                  state=fold.snapshot_json(state))
-    new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
-    rows = [{"kind": p.kind, "payer": p.payer, "payee": p.payee, "amount": p.amount,
-             "carry_id": new_carry.get(p.carry_id) if p.carry_id else None, "void": p.void,
-             "void_reason": p.void_reason, "created_at": p.created_at} for p in payments_in]
-
-    # Everything is checked and built: the write only inserts. The few rows that need their ids
-    # (group, night, players, matches, snapshots) go through the ORM, the many (events, payments) as
-    # one Core INSERT each: 20,000 events through the ORM held the writer for seconds.
-    with ledger.writing(idem=idem):
-        db.session.add(group)
-        db.session.flush()
-        events = [row | {"match_id": match.id} for match, log in logs for row in log]
-        if events:
-            db.session.connection().execute(insert(Round.__table__), events)
-        if rows:
-            db.session.connection().execute(insert(Payment.__table__), [r | {"night_id": night.id} for r in rows])
-        ledger.store_reply(idem, night)
-    return night
+    return ledger.import_night(
+        group_name, name, currency, players, date=_date(info.get("date")), place=place, leader=leader,
+        created_at=created, matches_in=matches_in, payments_in=payments_in,
+        fold=lambda match, number: _replayed(match, number, matches_in[number - 1].events), idem=idem)
 
 
 __all__ = ["CSV_COLUMNS", "FORMAT", "VERSION", "export_csv", "export_night", "import_night"]

@@ -13,9 +13,11 @@ What lives where:
   (``NotFound``, ``Conflict``, ``Unavailable``);
 - :mod:`.inputs`: names, players, currencies checked before a write;
 - :mod:`.nights`: nights, groups, players, tokens;
-- :mod:`.rounds`: matches and their log (rounds, voids, closes);
+- :mod:`.matches`: creating matches (and an imported night's);
+- :mod:`.rounds`: a match's log (rounds, voids, closes);
 - :mod:`.carries`: pots carried to the next night (SK-14);
 - :mod:`.payments`: payments, openings, carried debts, the settlement;
+- :mod:`.imports`: an export file's night written as rows;
 - :mod:`.fold`: the one fold of the log (writes, charts, seasons, protocols, the import), its error
   policy (``CorruptLog``), its cache and its checkpoints stored in ``fold_checkpoints``; the only
   reader and writer of a snapshot's JSON;
@@ -31,6 +33,7 @@ no logic.
 from referee.ledger.carries import open_carry
 from referee.ledger.fold import CorruptLog, apply_event, initial_state, replay, state_of
 from referee.ledger.idempotency import Idem
+from referee.ledger.imports import import_night
 from referee.ledger.inputs import (
     MAX_NAME,
     MAX_PLAYERS_PER_NIGHT,
@@ -43,6 +46,7 @@ from referee.ledger.inputs import (
     currency_money,
     night_money,
 )
+from referee.ledger.matches import create_match
 from referee.ledger.nights import (
     add_player,
     create_night,
@@ -57,7 +61,6 @@ from referee.ledger.rounds import (
     add_round,
     check_deal_round,
     close_match,
-    create_match,
     get_match,
     match_events_limit,
     match_json,
@@ -71,7 +74,7 @@ __all__ = [
     "MAX_MATCH_EVENTS", "MAX_NAME", "MAX_PLAYERS_PER_NIGHT", "MAX_TEXT", "POT_PARTY", "Conflict", "CorruptLog", "Idem",
     "NotFound", "Unavailable", "add_player", "add_round", "apply_event", "check_deal_round", "clean_currency",
     "clean_name", "clean_player", "clean_players", "close_match", "configure_engine", "create_match",
-    "create_night", "currency_money", "get_match", "get_night", "group_by_token", "initial_state",
+    "create_night", "currency_money", "get_match", "get_night", "group_by_token", "import_night", "initial_state",
     "lock_nights", "match_events_limit", "match_json", "night_by_token", "night_money", "open_carry",
     "recent_rounds", "replay", "revoke_edit_token", "round_json", "seat_player", "state_of", "store_reply",
     "void_round", "writing",

@@ -1,13 +1,16 @@
 """Nights and groups: creating a night, its players, its tokens.
 
-The only code that writes Night, Group, Player and NightPlayer rows; each
+The only code that creates Night, Group, Player and NightPlayer rows (a
+player's payment details are set by :mod:`referee.ledger.payments`); each
 action is one transaction (:func:`referee.ledger.tx.writing`).
 """
 
 from __future__ import annotations
 
 import hmac
+from collections.abc import Mapping, Sequence
 from datetime import date as Date
+from datetime import datetime
 
 from sqlalchemy import select, update
 
@@ -52,6 +55,21 @@ def create_night(name: object, currency: object, players: object, *, date: Date 
             night.seats.append(NightPlayer(player=_group_player(grp, pname), position=pos))
         db.session.flush()
         store_reply(idem, night)
+    return night
+
+
+def imported_night(group_name: str, name: str, currency: str, players: Sequence[Mapping[str, str]], *,
+                   date: Date | None, place: str, leader: str, created_at: datetime) -> Night:
+    """An imported night in a new group, with its players and their payment details; not yet stored.
+
+    The night gets fresh tokens (the model's defaults), never the file's:
+    an export is shared more widely than an edit link should be.
+    """
+    grp = Group(name=group_name)
+    night = Night(group=grp, name=name, date=date, place=place, leader=leader, currency=currency,
+                  created_at=created_at)
+    for pos, details in enumerate(players):
+        night.seats.append(NightPlayer(player=Player(group=grp, **details), position=pos))
     return night
 
 

@@ -12,18 +12,19 @@ rest open and the plan stays the smallest possible.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import segno
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from referee import payment_codes
 from referee.engine import BadInput
 from referee.engine.money import Money
 from referee.engine.vocab import PaymentKind
-from referee.ledger import live, nights, rounds, tx
+from referee.ledger import fold, live, nights, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import POT_PARTY, clean_name, night_money
 from referee.ledger.settle import Plan, settle, via_leader
@@ -81,7 +82,7 @@ def settlement(night: Night) -> NightSettlement:
     pots = 0
     open_matches = 0
     for match in night.matches:
-        state = rounds.state_of(match)
+        state = fold.state_of(match)
         amounts = dict(zip(state.players, state.balances, strict=True))
         per_match.append((match, amounts))
         for name, amount in amounts.items():
@@ -167,18 +168,39 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
     minor = money.parse(amount, "amount")
     with writing(idem=idem):
         tx.lock_nights(night.id)
-        check_payment(settlement(night), payer, payee, minor, money)
-        row = Payment(night_id=night.id, kind=PaymentKind.PAYMENT, payer=payer, payee=payee, amount=minor,
-                      idempotency_key=idem and idem.key)  # which request made it (the reply is in idempotency)
-        db.session.add(row)
+        payer, payee = check_payment(settlement(night), payer, payee, minor, money)
+        row = _add(night.id, PaymentKind.PAYMENT, payer, minor, payee=payee,
+                   idem_key=idem.key if idem else None)  # which request made it (the reply is in idempotency)
         db.session.flush()
         live.note(night.id, "payment")
         tx.store_reply(idem, row)
     return row
 
 
-def check_payment(current: NightSettlement, payer: object, payee: object, minor: int, money: Money) -> None:
+def _add(night_id: int, kind: PaymentKind, payer: str, amount: int, *, payee: str = "",
+         carry_id: str | None = None, idem_key: str | None = None) -> Payment:
+    """A new Payment row in the session (inside :func:`writing`, after the caller's checks under its locks).
+
+    With :func:`insert_payments` (an import's rows) the only code that
+    creates Payment rows: a payment and both halves of a carried debt.
+    """
+    row = Payment(night_id=night_id, kind=kind, payer=payer, payee=payee, amount=amount, carry_id=carry_id,
+                  idempotency_key=idem_key)
+    db.session.add(row)
+    return row
+
+
+def insert_payments(night_id: int, rows: Sequence[Mapping[str, Any]]) -> None:
+    """An imported night's payment rows, as one Core INSERT inside :func:`writing` (thousands at once)."""
+    if rows:
+        db.session.connection().execute(insert(Payment.__table__), [dict(r) | {"night_id": night_id} for r in rows])
+
+
+def check_payment(current: NightSettlement, payer: object, payee: object, minor: int,
+                  money: Money) -> tuple[str, str]:
     """What a payment may pay, decided in this one place: it must follow one of the two plans.
+
+    Returns the payer and the payee, checked to be parties of the night.
 
     Fewest payments: the payer owes at least ``minor`` and the payee is owed
     at least as much. Everything through the leader (:func:`leader_of`, who
@@ -208,6 +230,7 @@ def check_payment(current: NightSettlement, payer: object, payee: object, minor:
         raise BadInput("amount", "%(payer)s owes %(owes)s and %(payee)s is owed %(due)s; a payment of "
                                  "%(amount)s would pay more than is open.", payer=payer, payee=payee,
                        owes=money.format(max(owes, 0)), due=money.format(max(due, 0)), amount=money.format(minor))
+    return payer, payee
 
 
 def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem | None = None) -> Payment:
@@ -271,10 +294,8 @@ def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) 
         if not amounts:
             raise BadInput("to_night", "Nothing is open on this night; there is nothing to carry.")
         for party, amount in amounts.items():
-            db.session.add(Payment(night_id=night.id, kind=PaymentKind.CARRY_OUT, payer=party, amount=amount,
-                                   carry_id=carry_id))
-            db.session.add(Payment(night_id=target.id, kind=PaymentKind.OPENING, payer=party, amount=amount,
-                                   carry_id=carry_id))
+            _add(night.id, PaymentKind.CARRY_OUT, party, amount, carry_id=carry_id)
+            _add(target.id, PaymentKind.OPENING, party, amount, carry_id=carry_id)
         for party in amounts:
             if party != POT_PARTY and party not in target.player_names:
                 nights.seat_player(target, party)

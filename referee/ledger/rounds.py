@@ -22,15 +22,14 @@ from sqlalchemy.orm.attributes import set_committed_value
 from referee import games
 from referee.engine import N_, BadInput, RuleViolation, tricks
 from referee.engine.money import Money
-from referee.engine.records import dump, parse_options
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
 from referee.ledger import fold, idempotency, live
-from referee.ledger.carries import _check_carry_kept, open_carry
+from referee.ledger.carries import _check_carry_kept
 from referee.ledger.fold import state_of
 from referee.ledger.idempotency import Idem
-from referee.ledger.inputs import clean_name, clean_players, night_money
+from referee.ledger.inputs import clean_name, night_money
 from referee.ledger.tx import Conflict, NotFound, store_reply, writing
-from referee.models import MAX_ID, Match, Night, Round, Snapshot, db, now
+from referee.models import MAX_ID, Match, Round, Snapshot, db, now
 
 #: Events one match may hold (rounds and closes, void ones too; ``MAX_MATCH_EVENTS`` in the config).
 #: A long evening's match has a few hundred; a void replays the whole log and a protocol prints it,
@@ -49,65 +48,6 @@ def _check_room(match: Match) -> None:
     if match.snapshot.next_seq > limit:
         raise BadInput("round", "This match holds %(n)s entries, the most a match may hold; close it and "
                                 "start a new match to play on.", n=limit)
-
-# --- matches -----------------------------------------------------------------
-
-def create_match(night: Night, game: object, players: object, dealer: object, stake: object = None,
-                 options: object = None, *, idem: Idem | None = None) -> Match:
-    """A new match among players of the night; the engine checks the rules."""
-    if not isinstance(game, str) or game not in games.GAMES:
-        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
-    module = games.game(game)
-    seats = clean_players(players)
-    known = {n.casefold(): n for n in night.player_names}
-    for name in seats:
-        if name.casefold() not in known:
-            raise BadInput("players", "%(name)s is not a player of this night.", name=repr(name))
-    seats = [known[n.casefold()] for n in seats]
-    if not seats:
-        raise BadInput("players", "A match needs players.")
-    if dealer is None:
-        dealer = seats[0]
-    if not isinstance(dealer, str) or dealer.casefold() not in [s.casefold() for s in seats]:
-        raise BadInput("dealer", "dealer must be one of the match's players.")
-    dealer = known[dealer.casefold()]
-    money = night_money(night)
-    minor = 0 if stake in (None, "") else money.parse(stake, "stake")
-    if minor < 0:
-        raise BadInput("stake", "stake cannot be negative.")
-    opts = parse_options(module.Options, options)
-    try:
-        return _create_match(night, game, module, seats, dealer, minor, opts, idem)
-    except IntegrityError:
-        # Another phone took the same carried pot a moment ago: start without it.
-        db.session.rollback()
-        return _create_match(night, game, module, seats, dealer, minor, opts, idem)
-
-
-def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer: str, minor: int, opts: Any,
-                  idem: Idem | None) -> Match:
-    carry = open_carry(night, game)
-    carried_in = carry[1] if carry else 0
-    state = _start(module, seats, dealer, minor, opts, carried_in)  # RuleViolation: nothing stored
-    with writing(idem=idem):
-        match = Match(night_id=night.id, game=game, seats=seats, first_dealer=dealer, stake=minor,
-                      options=dump(opts), carried_from_id=carry[0] if carry else None,
-                      carried_in=carried_in)
-        db.session.add(match)
-        db.session.flush()
-        db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=fold.snapshot_json(state)))
-        db.session.flush()
-        live.note(night.id, "match", match.id)
-        store_reply(idem, match)
-    return match
-
-
-def _start(module: Any, seats: list[str], dealer: str, stake: int, opts: Any, carried_in: int) -> Any:
-    if carried_in:
-        return module.start(tuple(seats), dealer, stake, opts, carried_in=carried_in)
-    return module.start(tuple(seats), dealer, stake, opts)
-
-
 
 #: What a match is loaded with, and its query, built once (a query built per request cost more CPU
 #: than running it).
@@ -150,13 +90,22 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
     seq = match.snapshot.next_seq
     values = {"match_id": match.id, "seq": seq, "kind": kind, "payload": payload, "created_at": now(),
               "void": False, "void_reason": "", "idempotency_key": idem_key, "deal": deal}
-    result = db.session.connection().execute(_INSERT_ROUND, values)  # Core on the session's connection
+    result = insert_events(values)
     db.session.expire(match, ["rounds"])
     _bump(match, version, new_state, next_seq=seq + 1)
     if seq % fold.CHECKPOINT_EVERY == 0:  # the fold's checkpoint, in the round's transaction (issue 29)
         fold.store_checkpoint(match, seq)
     live.note(match.night_id, kind, match.id, seq)
     return Round(id=result.inserted_primary_key[0], **values)
+
+
+def insert_events(rows: dict[str, Any] | list[dict[str, Any]]) -> Any:
+    """The one INSERT of Round rows (a round, a close, an import's whole logs), inside :func:`writing`.
+
+    Core on the session's connection: an append-only row needs no unit of
+    work, and an import's thousands of events go in as one statement.
+    """
+    return db.session.connection().execute(_INSERT_ROUND, rows)
 
 
 def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:

@@ -174,7 +174,7 @@ def qr_svg(data: str | segno.QRCode, scale: int = 4) -> Markup:
 @bp.get("/")
 def start() -> Any:
     ids = [int(i) for i in reversed(_edit_grants())]
-    nights = [n for n in (ledger.db.session.get(Night, i) for i in ids) if n is not None and can_edit(n)]
+    nights = [n for n in (db.session.get(Night, i) for i in ids) if n is not None and can_edit(n)]
     return render_template("pages/start.html", nights=nights)
 
 

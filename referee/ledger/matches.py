@@ -1,0 +1,133 @@
+"""Creating matches: a new match of a night, with the pot an earlier night carried to it (SK-14).
+
+The only code that creates Match and Snapshot rows: :func:`create_match` for
+a match started at the table, :func:`draft_match` and :func:`settle_draft`
+for a match rebuilt from an export (:mod:`referee.ledger.imports`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy.exc import IntegrityError
+
+from referee import games
+from referee.engine import BadInput
+from referee.engine.records import dump, parse_options
+from referee.engine.vocab import MatchStatus
+from referee.ledger import fold, live
+from referee.ledger.carries import open_carry
+from referee.ledger.idempotency import Idem
+from referee.ledger.inputs import clean_players, night_money
+from referee.ledger.tx import store_reply, writing
+from referee.models import Match, Night, Snapshot, db
+
+
+def create_match(night: Night, game: object, players: object, dealer: object, stake: object = None,
+                 options: object = None, *, idem: Idem | None = None) -> Match:
+    """A new match among players of the night; the engine checks the rules."""
+    if not isinstance(game, str) or game not in games.GAMES:
+        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
+    module = games.game(game)
+    seats = clean_players(players)
+    known = {n.casefold(): n for n in night.player_names}
+    for name in seats:
+        if name.casefold() not in known:
+            raise BadInput("players", "%(name)s is not a player of this night.", name=repr(name))
+    seats = [known[n.casefold()] for n in seats]
+    if not seats:
+        raise BadInput("players", "A match needs players.")
+    if dealer is None:
+        dealer = seats[0]
+    if not isinstance(dealer, str) or dealer.casefold() not in [s.casefold() for s in seats]:
+        raise BadInput("dealer", "dealer must be one of the match's players.")
+    dealer = known[dealer.casefold()]
+    money = night_money(night)
+    minor = 0 if stake in (None, "") else money.parse(stake, "stake")
+    if minor < 0:
+        raise BadInput("stake", "stake cannot be negative.")
+    opts = parse_options(module.Options, options)
+    try:
+        return _create_match(night, game, module, seats, dealer, minor, opts, idem)
+    except IntegrityError:
+        # Another phone took the same carried pot a moment ago: start without it.
+        db.session.rollback()
+        return _create_match(night, game, module, seats, dealer, minor, opts, idem)
+
+
+def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer: str, minor: int, opts: Any,
+                  idem: Idem | None) -> Match:
+    carry = open_carry(night, game)
+    carried_in = carry[1] if carry else 0
+    state = _start(module, seats, dealer, minor, opts, carried_in)  # RuleViolation: nothing stored
+    with writing(idem=idem):
+        match = Match(night_id=night.id, game=game, seats=seats, first_dealer=dealer, stake=minor,
+                      options=dump(opts), carried_from_id=carry[0] if carry else None,
+                      carried_in=carried_in)
+        db.session.add(match)
+        db.session.flush()
+        db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=fold.snapshot_json(state)))
+        db.session.flush()
+        live.note(night.id, "match", match.id)
+        store_reply(idem, match)
+    return match
+
+
+def _start(module: Any, seats: list[str], dealer: str, stake: int, opts: Any, carried_in: int) -> Any:
+    if carried_in:
+        return module.start(tuple(seats), dealer, stake, opts, carried_in=carried_in)
+    return module.start(tuple(seats), dealer, stake, opts)
+
+
+
+class EventDraft(Protocol):
+    """An event of an imported log, checked by the reader of the file."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    void: bool
+    void_reason: str
+    created_at: datetime
+    deal: dict[str, Any] | None
+
+
+class MatchDraft(Protocol):
+    """A match of an imported night, checked by the reader of the file (:mod:`referee.exports`)."""
+
+    game: str
+    seats: list[str]
+    first_dealer: str
+    stake: int
+    options: dict[str, Any]
+    carried_in: int
+    status: str | None
+    created_at: datetime
+
+    @property
+    def events(self) -> Sequence[EventDraft]: ...
+
+
+def draft_match(night: Night, m_in: MatchDraft) -> Match:
+    """An imported match, not yet stored: it keeps its carried-in pot (the replay needs it) but no link."""
+    return Match(night=night, game=m_in.game, seats=m_in.seats, first_dealer=m_in.first_dealer,
+                 stake=m_in.stake, options=m_in.options, carried_in=m_in.carried_in,
+                 carried_from_id=None, created_at=m_in.created_at)
+
+
+def settle_draft(match: Match, number: int, m_in: MatchDraft, state: Any) -> None:
+    """The imported match's status and snapshot from its replayed ``state`` (never from the file).
+
+    A file that says a match is closed (or open) when its log leaves it the
+    other way is refused (:class:`BadInput`), before anything is written.
+    """
+    match.status = MatchStatus.CLOSED if state.finished else MatchStatus.OPEN
+    if m_in.status is not None and m_in.status != match.status:
+        raise BadInput(f"matches[{number - 1}].status",
+                       f"Match {number} is {m_in.status} in the file but its log leaves it {match.status}.")
+    voids = sum(1 for ev in m_in.events if ev.void)
+    match.snapshot = Snapshot(version=len(m_in.events) + voids,
+                              next_seq=(m_in.events[-1].seq if m_in.events else 0) + 1,
+                              state=fold.snapshot_json(state))
