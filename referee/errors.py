@@ -20,6 +20,8 @@ from werkzeug.exceptions import HTTPException
 
 from referee.engine import N_
 from referee.ledger import Unavailable
+from referee.ledger.fold import CorruptLog
+from referee.messages import explain
 from referee.models import db
 
 
@@ -87,6 +89,17 @@ def register(app: Flask) -> None:
         if wants_json():
             return jsonify({"error": exc.description or exc.name}), code, headers
         return render_template("error.html", code=code, message=exc.description), code, headers
+
+    @app.errorhandler(CorruptLog)
+    def _corrupt_log(exc: CorruptLog) -> Any:
+        # A stored event the engine refuses: the log, not the request, is wrong. 409: the match's stored
+        # state conflicts with its rules; the sentence names the match, the round and the rule.
+        app.logger.error("corrupted event log: %s", exc)
+        db.session.rollback()
+        message = explain(exc)
+        if wants_json():
+            return jsonify({"error": message, "rule": exc.rule, "match_id": exc.match_id, "round": exc.seq}), 409
+        return render_template("error.html", code=409, message=message), 409
 
     @app.errorhandler(CSRFError)
     def _csrf(exc: CSRFError) -> Any:

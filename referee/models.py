@@ -194,6 +194,29 @@ class Snapshot(db.Model):  # type: ignore[name-defined,misc]
     match: Mapped[Match] = relationship(back_populates="snapshot")
 
 
+class FoldCheckpoint(db.Model):  # type: ignore[name-defined,misc]
+    """The fold of a match's log up to a round number, kept so a cold page need not fold the whole log.
+
+    Written by :mod:`referee.ledger.fold` (the one fold) in the transaction that
+    stores the round numbered ``seq`` when ``seq`` is a multiple of its
+    ``CHECKPOINT_EVERY``; a void of round ``v`` deletes those with ``seq >= v``
+    and writes them again from the nearest one before it. ``state`` is the
+    engine state after every non-void event numbered ``<= seq``, in the
+    engine's JSON form (``records.dump``); ``segment`` the running balances,
+    pots and finished Knaker games of the events numbered ``since < seq' <= seq``
+    (the chart's points), so a cold fold reads the checkpoints and folds only
+    the events after the last one.
+    """
+
+    __tablename__ = "fold_checkpoints"
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    since: Mapped[int] = mapped_column(Integer)
+    events: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    segment: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 class IdempotentReply(db.Model):  # type: ignore[name-defined,misc]
     """The first answer to an API write sent with an ``Idempotency-Key``.
 

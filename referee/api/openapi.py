@@ -37,7 +37,9 @@ _ERRORS = {
     "401": _resp("No token.", _ref("Error")),
     "403": _resp("Wrong token.", _ref("Error")),
     "404": _resp("No such thing.", _ref("Error")),
-    "409": _resp("Someone else changed the match first.", _ref("Error")),
+    "409": _resp("Someone else changed the match first (with the fresh match as ``match``); or the match's "
+                 "stored log no longer replays (``match_id``, ``round`` and ``rule`` name the event the engine "
+                 "refuses).", _ref("Error")),
     "413": _resp("Request body too large.", _ref("Error")),
     "422": _resp("A rule forbids it.", _ref("RuleError")),
     "429": _resp("Too many wrong tokens from this address; see Retry-After.", _ref("Error")),

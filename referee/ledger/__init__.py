@@ -14,12 +14,13 @@ What lives where:
 - :mod:`.inputs`: names, players, currencies checked before a write;
 - :mod:`.nights`: nights, groups, players, tokens;
 - :mod:`.matches`: creating matches (and an imported night's);
-- :mod:`.rounds`: a match's log (rounds, voids, closes), the fold used to
-  check a write (``replay``);
+- :mod:`.rounds`: a match's log (rounds, voids, closes);
 - :mod:`.carries`: pots carried to the next night (SK-14);
 - :mod:`.payments`: payments, openings, carried debts, the settlement;
 - :mod:`.imports`: an export file's night written as rows;
-- :mod:`.fold`: the match's history folded for charts and seasons;
+- :mod:`.fold`: the one fold of the log (writes, charts, seasons, protocols, the import), its error
+  policy (``CorruptLog``), its cache and its checkpoints stored in ``fold_checkpoints``; the only
+  reader and writer of a snapshot's JSON;
 - :mod:`.idempotency`, :mod:`.rights` (with :mod:`.ratelimit`, the count of
   wrong tokens), :mod:`.live` (the live notes every write makes),
   :mod:`.season`, :mod:`.settle` (who pays whom, pure).
@@ -30,6 +31,7 @@ no logic.
 """
 
 from referee.ledger.carries import open_carry
+from referee.ledger.fold import CorruptLog, apply_event, initial_state, replay, state_of
 from referee.ledger.idempotency import Idem
 from referee.ledger.imports import import_night
 from referee.ledger.inputs import (
@@ -57,23 +59,19 @@ from referee.ledger.nights import (
 from referee.ledger.rounds import (
     MAX_MATCH_EVENTS,
     add_round,
-    apply_event,
     check_deal_round,
     close_match,
     get_match,
-    initial_state,
     match_events_limit,
     match_json,
     recent_rounds,
-    replay,
     round_json,
-    state_of,
     void_round,
 )
 from referee.ledger.tx import Conflict, NotFound, Unavailable, configure_engine, lock_nights, store_reply, writing
 
 __all__ = [
-    "MAX_MATCH_EVENTS", "MAX_NAME", "MAX_PLAYERS_PER_NIGHT", "MAX_TEXT", "POT_PARTY", "Conflict", "Idem",
+    "MAX_MATCH_EVENTS", "MAX_NAME", "MAX_PLAYERS_PER_NIGHT", "MAX_TEXT", "POT_PARTY", "Conflict", "CorruptLog", "Idem",
     "NotFound", "Unavailable", "add_player", "add_round", "apply_event", "check_deal_round", "clean_currency",
     "clean_name", "clean_player", "clean_players", "close_match", "configure_engine", "create_match",
     "create_night", "currency_money", "get_match", "get_night", "group_by_token", "import_night", "initial_state",

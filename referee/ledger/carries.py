@@ -13,6 +13,7 @@ from sqlalchemy import select
 from referee import games
 from referee.engine import RuleViolation
 from referee.engine.vocab import MatchStatus
+from referee.ledger import fold
 from referee.models import Match, Night, db
 
 
@@ -33,9 +34,9 @@ def open_carry(night: Night, game: str) -> tuple[int, int] | None:
                                         Match.game == game, Match.status == MatchStatus.CLOSED,
                                         Match.id.not_in(taken)).order_by(Match.id))
     for match in candidates:
-        amount = match.snapshot.state.get("carried_out")
+        amount = fold.carried_out(match)
         if amount:
-            return match.id, int(amount)
+            return match.id, amount
     return None
 
 

@@ -1,45 +1,75 @@
-"""A match's running balances over its rounds, and Knaker's places and dots per game (reading only).
+"""The one fold of a match's event log: its error policy, its cache and its stored checkpoints.
 
-The snapshot holds the state after the last event only; how the balances
-moved is the engine's fold over the log, step by step (the fold of
-:func:`referee.ledger.rounds.replay`, keeping every step). Charts and season figures need
-that fold, and a 2,000-round match's fold costs a fifth of a second, so each
-process keeps the fold of the matches it has shown (:data:`_CACHE`) with the
-state it ended in:
+Every reader of the log asks this module: the writes (a void's refold, the
+snapshot), the running balances of the charts and the season
+(:func:`history`), the per-event states of the protocols (:func:`steps`),
+the import's replay (:func:`initial_state`, :func:`apply_event`), the
+season's and the carry's reads of a stored state (:func:`stored_fields`,
+:func:`carried_out`). The snapshot's JSON is read and written here only
+(:func:`state_of`, :func:`snapshot_json`).
 
-- the same snapshot version: the kept fold is used as it is;
-- only new events since (rounds or a close: the version moved on exactly as
-  far as the next round number did, so nothing was voided in between): only
-  the new events are folded onto the kept state, so a long match costs one
-  step per round entered, not a whole replay per page view;
-- a void since: the fold restarts from the kept checkpoint (the engine
-  state every :data:`CHECKPOINT_EVERY` events) nearest before the first
-  event that differs, not from the beginning (issue 29);
-- a match not seen yet (or after a restart): the whole log is folded.
+**One error policy.** A stored event the engine refuses (a rule it breaks,
+a payload it cannot read) means the stored log is corrupted: the fold raises
+:class:`CorruptLog`, naming the match, the round number and the rule,
+whoever asked. Pages show it as a clear error (409), never as a 500; the
+match page shows itself with the error in place of its chart, so the leader
+can still void the broken round. A void whose later rounds would become
+invalid is not a corrupted log but a refused void: :func:`refold_without`
+raises the later round's :class:`RuleViolation` with ``.round``.
 
-A void moves the version without moving the round number, so a fold a void
-has made stale is never extended: it is cut back to a checkpoint the void
-left as it was.
+**One cache.** Each process keeps the fold of the matches it has shown
+(:data:`_CACHE`, a bounded :class:`referee.lru.LRU`) with the snapshot
+version it was made for: the same version is used as it is; new events since
+(the version moved exactly as far as the round number: nothing voided) are
+folded onto the kept state; anything else is a cold fold.
+
+**Stored checkpoints (issue 29).** A cold fold (after a restart, a void, or
+a match not seen yet) starts from the database's ``fold_checkpoints``: the
+round that is stored with a number divisible by :data:`CHECKPOINT_EVERY`
+writes, in its own transaction, the engine state after it (its JSON form,
+which loads back to an equal state) and the chart points since the previous
+checkpoint. A cold fold reads the checkpoints and folds only the events after
+the last one: at most ``CHECKPOINT_EVERY - 1`` of them. A void of round ``v``
+deletes the checkpoints from ``v`` on and writes them again from the nearest
+one before it, in the void's transaction. Matches stored before checkpoints
+existed get theirs all at once with their next checkpoint round.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, insert, select
 
-from referee.engine import RuleViolation
-from referee.ledger import rounds
-from referee.models import Match, Round, db
+from referee import games
+from referee.engine import N_, BadInput, Explained, RuleViolation
+from referee.engine.records import dump, load
+from referee.engine.vocab import CloseHow, EventKind
+from referee.ledger.inputs import night_money
+from referee.lru import LRU
+from referee.models import FoldCheckpoint, Match, Round, db
+
+log = logging.getLogger(__name__)
 
 #: How many matches' folds a process keeps (a long match's fold is a few hundred kB at most).
 CACHE_SIZE = 256
-#: A checkpoint every this many folded events: a void refolds at most this many events before it.
-CHECKPOINT_EVERY = 100
+#: A stored checkpoint after every round numbered a multiple of this: a cold fold folds fewer events
+#: than this after reading them, and writing one folds this many events once per this many rounds.
+CHECKPOINT_EVERY = 50
+
+
+class CorruptLog(Explained):
+    """A stored event the engine refuses: the log no longer replays (a 409 with this sentence, never a 500)."""
+
+    def __init__(self, match_id: int, seq: int, cause: Explained) -> None:
+        self.match_id, self.seq = match_id, seq
+        self.rule = cause.rule
+        super().__init__(N_("The stored log of match %(match)s no longer replays at round %(seq)s: %(why)s"),
+                         {"match": match_id, "seq": seq, "why": cause})
 
 
 @dataclass(frozen=True)
@@ -73,40 +103,263 @@ class _Kept:
     next_seq: int
     history: History
     state: Any          # the engine state after the last folded event
-    #: (events folded, Knaker games so far, engine state) every CHECKPOINT_EVERY events, the start included.
-    checkpoints: tuple[tuple[int, int, Any], ...] = ()
 
 
-_CACHE: OrderedDict[tuple[str, int], _Kept] = OrderedDict()
-_LOCK = threading.Lock()
+_CACHE: LRU[tuple[str, int], _Kept] = LRU(CACHE_SIZE)
+
+
+# --- the snapshot and the engine's step -----------------------------------------------
+
+def initial_state(match: Match) -> Any:
+    module = games.game(match.game)
+    opts = load(module.Options, match.options)
+    start: Any = module.start  # only the carry games take ``carried_in`` (SK-14)
+    if match.carried_in:
+        return start(tuple(match.seats), match.first_dealer, match.stake, opts, carried_in=match.carried_in)
+    return start(tuple(match.seats), match.first_dealer, match.stake, opts)
+
+
+def apply_event(match: Match, state: Any, kind: str, payload: Mapping[str, Any]) -> Any:
+    """One event of the log applied to a state (the fold's step); raises what the engine raises."""
+    module = games.game(match.game)
+    if kind == EventKind.CLOSE:
+        return module.close(state, payload.get("pot", CloseHow.SPLIT), payload.get("to"))
+    return module.apply(state, module.parse_round(state, payload, night_money(match.night)))
+
+
+def _step(match: Match, state: Any, seq: int, kind: str, payload: Mapping[str, Any]) -> Any:
+    """A stored event applied: the one place a refused stored event becomes :class:`CorruptLog`."""
+    try:
+        return apply_event(match, state, kind, payload)
+    except (RuleViolation, BadInput) as exc:
+        raise CorruptLog(match.id, seq, exc) from exc
+
+
+def state_of(match: Match) -> Any:
+    """The match's current state, from its snapshot (no fold)."""
+    return load(games.game(match.game).State, match.snapshot.state)
+
+
+def snapshot_json(state: Any) -> Any:
+    """A state as the snapshot (and a checkpoint) stores it: the engine's JSON form."""
+    return dump(state)
+
+
+def stored_fields(match: Match) -> SimpleNamespace:
+    """The snapshot's fields as attributes, without rebuilding the engine's state (the season reads a
+    handful of fields of every match of every night; rebuilding each state cost half its page's time)."""
+    return SimpleNamespace(**match.snapshot.state)
+
+
+def carried_out(match: Match) -> int:
+    """The pot a closed match carried to the next night (SK-14), 0 if none."""
+    return int(match.snapshot.state.get("carried_out") or 0)
+
+
+def replay(match: Match) -> Any:
+    """The whole log folded from the start, no checkpoint read (checks that the log and snapshot agree)."""
+    state = initial_state(match)
+    for rnd in match.rounds:
+        if not rnd.void:
+            state = _step(match, state, rnd.seq, rnd.kind, rnd.payload)
+    return state
+
+
+def steps(match: Match) -> list[tuple[Round, Any, Any]]:
+    """Every event with the state before and after it (a void one leaves it as it was): the protocols."""
+    state = initial_state(match)
+    out = []
+    for rnd in match.rounds:
+        before = state
+        if not rnd.void:
+            state = _step(match, state, rnd.seq, rnd.kind, rnd.payload)
+        out.append((rnd, before, state))
+    return out
+
+
+# --- the fold with its chart points and checkpoints ------------------------------------
+
+@dataclass
+class _Run:
+    """A fold in progress: the state, how many events it counted, the points since ``mark``."""
+
+    state: Any
+    events: int
+    seqs: list[int] = field(default_factory=list)
+    balances: list[tuple[int, ...]] = field(default_factory=list)
+    pots: list[int] = field(default_factory=list)
+    games: list[KnakerGame] = field(default_factory=list)
+    mark: tuple[int, int, int] = (0, 0, 0)  # (round number, point index, game index) of the last checkpoint
+    start: int = 0  # the round number of the checkpoint it started from (0: the beginning)
+    marks: list[dict[str, Any]] = field(default_factory=list)
+
+    def checkpoint(self, match_id: int, seq: int) -> None:
+        since, first, game = self.mark
+        games_json = [[list(g.places), list(g.dots)] for g in self.games[game:]]
+        self.marks.append({"match_id": match_id, "seq": seq, "since": since, "events": self.events,
+                           "state": snapshot_json(self.state),
+                           "segment": {"seqs": self.seqs[first:], "balances": [list(b) for b in self.balances[first:]],
+                                       "pots": self.pots[first:], "games": games_json}})
+        self.mark = (seq, len(self.seqs), len(self.games))
+
+
+def _fold(match: Match, run: _Run, rounds: Iterable[Sequence[Any]], *, upto: int, skip: int | None = None,
+          checkpoints: bool = False) -> _Run:
+    """``run`` extended by the events ``rounds`` (seq, kind, payload; non-void, in order) up to round ``upto``,
+    with a checkpoint at each multiple of :data:`CHECKPOINT_EVERY` passed if ``checkpoints``."""
+    every = CHECKPOINT_EVERY
+    due = (run.mark[0] // every + 1) * every
+    knaker = match.game == "knaker"
+    for seq, kind, payload in rounds:
+        while checkpoints and due < seq:
+            run.checkpoint(match.id, due)
+            due += every
+        before = run.state
+        try:
+            run.state = _step(match, before, seq, kind, payload)
+        except CorruptLog as exc:
+            if skip is None or seq < skip:
+                raise
+            cause = exc.params["why"]  # the round a void would make invalid: the void is refused
+            assert isinstance(cause, Explained)
+            cause.round = seq  # type: ignore[attr-defined]
+            raise cause from None
+        run.events += 1
+        run.seqs.append(seq)
+        run.balances.append(tuple(run.state.balances))
+        run.pots.append(int(run.state.pot))
+        if knaker and run.state.games > before.games and run.state.last_game is not None:
+            run.games.append(KnakerGame(tuple(run.state.last_game.places), tuple(before.dots)))
+    while checkpoints and due <= upto:
+        run.checkpoint(match.id, due)
+        due += every
+    return run
+
+
+_EVENT_COLUMNS = (Round.seq, Round.kind, Round.payload)
+
+
+def _events(match: Match, after: int, upto: int, skip: int | None = None) -> list[Any]:
+    """The non-void events numbered ``after < seq <= upto`` (but ``skip``), as (seq, kind, payload) rows."""
+    query = (select(*_EVENT_COLUMNS).where(Round.match_id == match.id, Round.seq > after, Round.seq <= upto,
+                                           Round.void.is_(False)).order_by(Round.seq))
+    if skip is not None:
+        query = query.where(Round.seq != skip)
+    return [tuple(row) for row in db.session.execute(query)]
+
+
+def _new_events(match: Match, after: int, upto: int) -> list[Any] | None:
+    """The events numbered ``after < seq <= upto``, or None if one of them is void (a void got in while the
+    snapshot was read: the kept fold cannot be extended)."""
+    rows = list(db.session.execute(select(*_EVENT_COLUMNS, Round.void).where(
+        Round.match_id == match.id, Round.seq > after, Round.seq <= upto).order_by(Round.seq)))
+    if len(rows) != upto - after or any(row[3] for row in rows):
+        return None
+    return [tuple(row[:3]) for row in rows]
+
+
+def _stored(match: Match, before: int | None = None) -> list[FoldCheckpoint]:
+    """The match's checkpoints in order (those numbered below ``before``), cut at the first that does not
+    follow on from the one before it (a chain always starts at the beginning)."""
+    query = select(FoldCheckpoint).where(FoldCheckpoint.match_id == match.id).order_by(FoldCheckpoint.seq)
+    if before is not None:
+        query = query.where(FoldCheckpoint.seq < before)
+    chain: list[FoldCheckpoint] = []
+    for cp in db.session.scalars(query):
+        if cp.since != (chain[-1].seq if chain else 0):
+            break
+        chain.append(cp)
+    return chain
+
+
+def _resume(match: Match, cp: FoldCheckpoint | None, first: Any = None) -> _Run:
+    """A run that goes on from a stored checkpoint (or from ``first``, the start), with no points yet."""
+    if cp is None:
+        return _Run(state=initial_state(match) if first is None else first, events=0)
+    return _Run(state=load(games.game(match.game).State, cp.state), events=cp.events, mark=(cp.seq, 0, 0),
+                start=cp.seq)
+
+
+def _replace(match: Match, run: _Run) -> None:
+    """The checkpoints after the one ``run`` started from replaced by its ``marks`` (in a write)."""
+    table = FoldCheckpoint.__table__
+    db.session.execute(delete(table).where(table.c.match_id == match.id, table.c.seq > run.start))
+    if run.marks:
+        db.session.execute(insert(table), run.marks)
+
+
+def refold_without(match: Match, skip: int) -> _Run:
+    """A void's fold: from the nearest stored checkpoint before round ``skip``, without it, to the last
+    event; its ``state`` is the match's new state and its ``marks`` the checkpoints to store
+    (:func:`store_after_void`). A later round the void makes invalid raises its :class:`RuleViolation`
+    (``.round``); an event before ``skip`` that no longer replays, :class:`CorruptLog`."""
+    chain = _stored(match, before=skip)
+    upto = match.snapshot.next_seq - 1
+    run = _resume(match, chain[-1] if chain else None)
+    return _fold(match, run, _events(match, run.mark[0], upto, skip), upto=upto, skip=skip, checkpoints=True)
+
+
+def store_after_void(match: Match, run: _Run) -> None:
+    """Inside the void's write: the checkpoints of its refold replace those from the voided round on."""
+    _replace(match, run)
+
+
+def store_checkpoint(match: Match, seq: int) -> None:
+    """Inside the write of round ``seq`` (a multiple of :data:`CHECKPOINT_EVERY`): the checkpoints up to it,
+    folded from the last one stored. A log that no longer replays gets none (the write goes on; readers
+    will meet :class:`CorruptLog`)."""
+    chain = _stored(match, before=seq)
+    run = _resume(match, chain[-1] if chain else None)
+    try:
+        _fold(match, run, _events(match, run.mark[0], seq), upto=seq, checkpoints=True)
+    except CorruptLog as exc:
+        log.warning("no fold checkpoint for match %s: %s", match.id, exc)
+        return
+    _replace(match, run)
+
+
+def _cold(match: Match, version: int, next_seq: int) -> _Kept:
+    """The fold from the stored checkpoints: their points read, the events after the last one folded."""
+    chain = _stored(match)
+    first = initial_state(match)
+    run = _resume(match, chain[-1] if chain else None, first)
+    seqs, balances, pots, knaker = [0], [tuple(first.balances)], [int(first.pot)], []
+    for cp in chain:
+        seg = cp.segment
+        seqs += seg["seqs"]
+        balances += [tuple(b) for b in seg["balances"]]
+        pots += seg["pots"]
+        knaker += [KnakerGame(tuple(p), tuple(d)) for p, d in seg["games"]]
+    _fold(match, run, _events(match, run.mark[0], next_seq - 1), upto=next_seq - 1)
+    base = History(players=tuple(first.players), seqs=tuple(seqs), balances=tuple(balances), pots=tuple(pots),
+                   knaker_games=tuple(knaker))
+    return _kept(match, base, run, version, next_seq)
+
+
+def _kept(match: Match, base: History, run: _Run, version: int, next_seq: int) -> _Kept:
+    made = History(players=base.players, seqs=base.seqs + tuple(run.seqs),
+                   balances=base.balances + tuple(run.balances), pots=base.pots + tuple(run.pots),
+                   knaker_games=base.knaker_games + tuple(run.games),
+                   open_dots=tuple(run.state.dots) if match.game == "knaker" else ())
+    return _Kept(created_at=match.created_at, version=version, next_seq=next_seq, history=made, state=run.state)
 
 
 def history(match: Match) -> History:
-    """The match's running balances (kept per process; see the module docstring)."""
+    """The match's running balances (kept per process, cold from the stored checkpoints; see above)."""
     version, next_seq = match.snapshot.version, match.snapshot.next_seq
     key = identity(match)
-    with _LOCK:
-        kept = _CACHE.get(key)
+    kept = _CACHE.get(key)
     if kept is not None and kept.created_at != match.created_at:
         kept = None  # another match with the same id (another database, a restored backup)
     if kept is not None and (kept.version, kept.next_seq) == (version, next_seq):
         made = kept
-    elif kept is not None and 0 < version - kept.version == next_seq - kept.next_seq:
-        new = list(db.session.scalars(select(Round).where(
-            Round.match_id == match.id, Round.seq >= kept.next_seq, Round.seq < next_seq).order_by(Round.seq)))
-        if len(new) == next_seq - kept.next_seq and not any(r.void for r in new):
-            made = _fold(match, kept.state, new, kept.history, version, next_seq, kept.checkpoints)
-        else:  # a void got in while we read: start again from the beginning
-            made = _whole(match, version, next_seq)
-    elif kept is not None:
-        made = _from_checkpoint(match, kept, version, next_seq)
+    elif (kept is not None and 0 < version - kept.version == next_seq - kept.next_seq
+          and (new := _new_events(match, kept.next_seq - 1, next_seq - 1)) is not None):
+        run = _Run(state=kept.state, events=len(kept.history.seqs) - 1)
+        made = _kept(match, kept.history, _fold(match, run, new, upto=next_seq - 1), version, next_seq)
     else:
-        made = _whole(match, version, next_seq)
-    with _LOCK:
-        _CACHE[key] = made
-        _CACHE.move_to_end(key)
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
+        made = _cold(match, version, next_seq)
+    _CACHE.put(key, made)
     return made.history
 
 
@@ -115,60 +368,6 @@ def identity(match: Match) -> tuple[str, int]:
     return str(db.engine.url), match.id
 
 
-def _whole(match: Match, version: int, next_seq: int) -> _Kept:
-    state = rounds.initial_state(match)
-    start = History(players=tuple(state.players), seqs=(0,), balances=(tuple(state.balances),),
-                    pots=(int(state.pot),))
-    events = [r for r in match.rounds if not r.void and r.seq < next_seq]
-    return _fold(match, state, events, start, version, next_seq, ((0, 0, state),))
-
-
-def _from_checkpoint(match: Match, kept: _Kept, version: int, next_seq: int) -> _Kept:
-    """The log folded again from the last checkpoint before the first event that is not as kept (a void)."""
-    events = [r for r in match.rounds if not r.void and r.seq < next_seq]
-    same = 0  # events still as they were folded: the kept seqs after the start, in order
-    for rnd, seq in zip(events, kept.history.seqs[1:], strict=False):
-        if rnd.seq != seq:
-            break
-        same += 1
-    usable = [c for c in kept.checkpoints if c[0] <= same]
-    if not usable:
-        return _whole(match, version, next_seq)
-    done, games, state = usable[-1]
-    old = kept.history
-    base = History(players=old.players, seqs=old.seqs[:done + 1], balances=old.balances[:done + 1],
-                   pots=old.pots[:done + 1], knaker_games=old.knaker_games[:games])
-    return _fold(match, state, events[done:], base, version, next_seq, tuple(usable))
-
-
-def _fold(match: Match, state: Any, events: Iterable[Round], base: History, version: int,
-          next_seq: int, checkpoints: tuple[tuple[int, int, Any], ...] = ()) -> _Kept:
-    """``base`` extended by the engine's fold of ``events`` from ``state``, with a checkpoint every
-    :data:`CHECKPOINT_EVERY` events."""
-    seqs, balances, pots = list(base.seqs), list(base.balances), list(base.pots)
-    games = list(base.knaker_games)
-    marks = list(checkpoints)
-    knaker = match.game == "knaker"
-    for rnd in events:
-        before = state
-        try:
-            state = rounds.apply_event(match, state, rnd.kind, rnd.payload)
-        except RuleViolation:  # a stored log always replays; if not, the chart stops where it broke
-            break
-        seqs.append(rnd.seq)
-        balances.append(tuple(state.balances))
-        pots.append(int(state.pot))
-        if knaker and state.games > before.games and state.last_game is not None:
-            games.append(KnakerGame(tuple(state.last_game.places), tuple(before.dots)))
-        if (len(seqs) - 1) % CHECKPOINT_EVERY == 0:
-            marks.append((len(seqs) - 1, len(games), state))
-    made = History(players=base.players, seqs=tuple(seqs), balances=tuple(balances), pots=tuple(pots),
-                   knaker_games=tuple(games), open_dots=tuple(state.dots) if knaker else ())
-    return _Kept(created_at=match.created_at, version=version, next_seq=next_seq, history=made, state=state,
-                 checkpoints=tuple(marks))
-
-
 def clear() -> None:
-    """Forget every fold (tests, benchmarks measuring a cold start)."""
-    with _LOCK:
-        _CACHE.clear()
+    """Forget every kept fold (tests, benchmarks measuring a cold start); the stored checkpoints stay."""
+    _CACHE.clear()

@@ -17,7 +17,7 @@ from referee import games
 from referee.engine import BadInput
 from referee.engine.records import dump, parse_options
 from referee.engine.vocab import MatchStatus
-from referee.ledger import live
+from referee.ledger import fold, live
 from referee.ledger.carries import open_carry
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import clean_players, night_money
@@ -68,7 +68,7 @@ def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer
                       carried_in=carried_in)
         db.session.add(match)
         db.session.flush()
-        db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=dump(state)))
+        db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=fold.snapshot_json(state)))
         db.session.flush()
         live.note(night.id, "match", match.id)
         store_reply(idem, match)
@@ -129,4 +129,5 @@ def settle_draft(match: Match, number: int, m_in: MatchIn, state: Any) -> None:
                        f"Match {number} is {m_in.status} in the file but its log leaves it {match.status}.")
     voids = sum(1 for ev in m_in.events if ev.void)
     match.snapshot = Snapshot(version=len(m_in.events) + voids,
-                              next_seq=(m_in.events[-1].seq if m_in.events else 0) + 1, state=dump(state))
+                              next_seq=(m_in.events[-1].seq if m_in.events else 0) + 1,
+                              state=fold.snapshot_json(state))

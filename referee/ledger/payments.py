@@ -24,7 +24,7 @@ from referee import payment_codes
 from referee.engine import BadInput
 from referee.engine.money import Money
 from referee.engine.vocab import PaymentKind
-from referee.ledger import live, nights, rounds, tx
+from referee.ledger import fold, live, nights, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import POT_PARTY, clean_name, night_money
 from referee.ledger.settle import Plan, settle, via_leader
@@ -82,7 +82,7 @@ def settlement(night: Night) -> NightSettlement:
     pots = 0
     open_matches = 0
     for match in night.matches:
-        state = rounds.state_of(match)
+        state = fold.state_of(match)
         amounts = dict(zip(state.players, state.balances, strict=True))
         per_match.append((match, amounts))
         for name, amount in amounts.items():

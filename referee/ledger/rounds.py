@@ -22,13 +22,12 @@ from sqlalchemy.orm.attributes import set_committed_value
 from referee import games
 from referee.engine import N_, BadInput, RuleViolation, tricks
 from referee.engine.money import Money
-from referee.engine.records import dump, load
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
-from referee.ledger import idempotency, live
+from referee.ledger import fold, idempotency, live
 from referee.ledger.carries import _check_carry_kept
+from referee.ledger.fold import state_of
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import clean_name, night_money
-from referee.ledger.matches import _start
 from referee.ledger.tx import Conflict, NotFound, store_reply, writing
 from referee.models import MAX_ID, Match, Round, Snapshot, db, now
 
@@ -71,48 +70,6 @@ def get_match(match_id: int) -> Match:
     return match
 
 
-def initial_state(match: Match) -> Any:
-    module = games.game(match.game)
-    opts = load(module.Options, match.options)
-    return _start(module, match.seats, match.first_dealer, match.stake, opts, match.carried_in)
-
-
-def state_of(match: Match) -> Any:
-    """The match's current state, from its snapshot (no replay)."""
-    module = games.game(match.game)
-    return load(module.State, match.snapshot.state)
-
-
-def apply_event(match: Match, state: Any, kind: str, payload: Mapping[str, Any]) -> Any:
-    """One event of the log applied to a state (the fold's step)."""
-    module = games.game(match.game)
-    if kind == EventKind.CLOSE:
-        return module.close(state, payload.get("pot", CloseHow.SPLIT), payload.get("to"))
-    rnd = module.parse_round(state, payload, night_money(match.night))
-    return module.apply(state, rnd)
-
-
-def replay(match: Match, *, skip: int | None = None, upto: int | None = None) -> Any:
-    """The fold of the engine over the match's non-void events.
-
-    ``skip`` leaves one more event out (to try a void); ``upto`` stops after
-    that sequence number. Raises the :class:`RuleViolation` of the first
-    event that is no longer valid, with the round number in ``.round``.
-    """
-    state = initial_state(match)
-    for rnd in match.rounds:
-        if rnd.void or rnd.seq == skip:
-            continue
-        if upto is not None and rnd.seq > upto:
-            break
-        try:
-            state = apply_event(match, state, rnd.kind, rnd.payload)
-        except RuleViolation as exc:
-            exc.round = rnd.seq  # type: ignore[attr-defined]
-            raise
-    return state
-
-
 #: The statements of the hot path (a round entry), built once: building a statement per request cost
 #: more CPU than running it (bench/profile_round.py). The UPDATE sets the columns named in its
 #: parameters (version, next_seq, state) ``WHERE`` the version is still the one read.
@@ -136,6 +93,8 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
     result = insert_events(values)
     db.session.expire(match, ["rounds"])
     _bump(match, version, new_state, next_seq=seq + 1)
+    if seq % fold.CHECKPOINT_EVERY == 0:  # the fold's checkpoint, in the round's transaction (issue 29)
+        fold.store_checkpoint(match, seq)
     live.note(match.night_id, kind, match.id, seq)
     return Round(id=result.inserted_primary_key[0], **values)
 
@@ -151,7 +110,7 @@ def insert_events(rows: dict[str, Any] | list[dict[str, Any]]) -> Any:
 
 def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
     db.session.flush()
-    plain = dump(new_state)
+    plain = fold.snapshot_json(new_state)
     result = db.session.connection().execute(  # a Core UPDATE on the session's connection: no ORM machinery
         _MOVE_SNAPSHOT, {"match": match.id, "read": version, "version": version + 1, "next_seq": next_seq,
                          "state": plain})
@@ -217,7 +176,7 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
             _check_room(match)
             module = games.game(match.game)
             money = night_money(match.night)
-            state = load(module.State, snap.state)
+            state = state_of(match)
             rnd_rec = module.parse_round(state, payload, money)
             new_state = module.apply(state, rnd_rec)  # RuleViolation: nothing written
             canonical = module.round_json(rnd_rec, money)
@@ -288,15 +247,17 @@ def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
             raise BadInput("round", "Round %(seq)s is already void.", seq=seq)
         version = match.snapshot.version
         try:
-            new_state = replay(match, skip=seq)
+            refold = fold.refold_without(match, seq)  # from the stored checkpoint before the round
         except RuleViolation as exc:
             later = getattr(exc, "round", "?")
             raise RuleViolation(exc.rule, "Voiding round %(seq)s would make round %(later)s invalid: %(why)s",
                                 seq=seq, later=later, why=exc) from None
+        new_state = refold.state
         _check_carry_kept(match, state_of(match), new_state)
         rnd.void = True
         rnd.void_reason = why
         _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
+        fold.store_after_void(match, refold)
         live.note(match.night_id, "void", match.id, seq)
         store_reply(idem, new_state)
     return new_state
@@ -323,7 +284,7 @@ def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, 
         _check_room(match)
         if how == CloseHow.AWARD and to not in match.seats:
             raise BadInput("to", "%(name)s is not a player of this match.", name=repr(str(to)[:40]))
-        new_state = module.close(load(module.State, snap.state), how, to if how == CloseHow.AWARD else None)
+        new_state = module.close(state_of(match), how, to if how == CloseHow.AWARD else None)
         _write_event(match, snap.version, EventKind.CLOSE, payload, new_state, None)
         db.session.flush()
         store_reply(idem, new_state)

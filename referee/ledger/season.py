@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date as Date
-from types import SimpleNamespace
 
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
@@ -132,7 +131,7 @@ def _night_row(night: Night, brags: Brags) -> NightRow:
     played: dict[str, int] = defaultdict(int)
     pots = 0
     for match in night.matches:
-        state = _stored(match)
+        state = fold.stored_fields(match)
         for name, amount in zip(state.players, state.balances, strict=True):
             result[name] = result.get(name, 0) + amount
             played[name] += 1
@@ -140,18 +139,6 @@ def _night_row(night: Night, brags: Brags) -> NightRow:
         _brag(match, state, brags)
     return NightRow(night=night, day=night.date or night.created_at.date(), result=result, pots=pots,
                     played=dict(played))
-
-
-def _stored(match: Match) -> SimpleNamespace:
-    """The match's snapshot fields as attributes, without rebuilding the engine's state.
-
-    The season reads a handful of fields (players, balances, pot, winner,
-    loser ...) of every match of every night; rebuilding each full state
-    (:func:`referee.ledger.rounds.state_of`) cost half the page's time for a 52-night
-    season. The snapshot is the engine's own record (``records.dump``: the
-    state's fields by name), so this reads the same values.
-    """
-    return SimpleNamespace(**match.snapshot.state)
 
 
 def _brag(match: Match, state: object, brags: Brags) -> None:

@@ -19,9 +19,8 @@ from markupsafe import Markup
 from weasyprint import HTML
 
 from referee import games, ledger
-from referee.engine import RuleViolation
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
-from referee.ledger import rights
+from referee.ledger import fold, rights
 from referee.models import Match, Night, Round
 from referee.pages.forms import options_in_words
 from referee.reports import sheet
@@ -59,18 +58,11 @@ def steps(match: Match) -> list[Step]:
     """
     module = games.game(match.game)
     money = ledger.night_money(match.night)
-    state = ledger.initial_state(match)
-    state_json = module.state_json(state, money)
     out: list[Step] = []
-    for rnd in match.rounds:
-        before, before_json = state, state_json  # the state after the last event, and its JSON (made once)
-        if not rnd.void:
-            try:
-                state = ledger.apply_event(match, state, rnd.kind, rnd.payload)
-            except RuleViolation:  # cannot happen for a stored log; shown as-is if it does
-                state = before
-        if state is not before:
-            state_json = module.state_json(state, money)
+    state_json: dict[str, Any] | None = None
+    for rnd, before, state in fold.steps(match):  # a log that no longer replays: fold.CorruptLog
+        before_json = state_json if state_json is not None else module.state_json(before, money)
+        state_json = before_json if state is before else module.state_json(state, money)
         out.append(Step(rnd, before_json, state_json, before, state))
     return out
 

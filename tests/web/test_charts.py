@@ -322,39 +322,46 @@ def test_kept_folds_never_cross_databases(tmp_path: Any) -> None:
 
 def test_after_a_void_the_fold_restarts_from_the_checkpoint_before_it(app: Any, client: Any,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 29: a void refolds from the kept checkpoint before the voided round, not the whole log, and the
+    """Issue 29: a void refolds from the stored checkpoint before the voided round (in the void's write, which
+    stores the checkpoints again), and the page after it folds only the events after the last checkpoint; the
     result is the same as a fold from scratch."""
-    from referee import ledger
-    from referee.ledger import fold, rounds
+    from referee.ledger import fold
 
     monkeypatch.setattr(fold, "CHECKPOINT_EVERY", 3)
     applied: list[int] = []
-    real = ledger.apply_event
+    real = fold.apply_event
 
     def counted(match: Any, state: Any, kind: str, payload: Any) -> Any:
         applied.append(1)
         return real(match, state, kind, payload)
 
-    monkeypatch.setattr(rounds, "apply_event", counted)
+    monkeypatch.setattr(fold, "apply_event", counted)
     api = Api(client)
     api.new_night(PLAYERS)
     mid, _ledger, _pots = svangknack_match(api, 14)
 
     seen, fresh = _folds(app, mid)
     seen()
-    # Checkpoints after 0, 3, 6, 9 and 12 events: voiding round 14 refolds round 13 from the one at 12;
-    # then round 13 refolds nothing; then round 12 refolds rounds 10 and 11 from the one at 9.
-    for voided, refolded in ((14, 1), (13, 0), (12, 2)):
+    # Checkpoints after rounds 3, 6, 9 and 12. Voiding round 14 refolds round 13 from the one at 12 (the
+    # void), then the page folds round 13 after the checkpoint at 12; voiding 13 refolds nothing; voiding 12
+    # refolds rounds 10 and 11 from the one at 9 and stores the one at 12 again, so the page folds nothing.
+    for voided, at_void, at_page in ((14, 1, 1), (13, 0, 0), (12, 2, 0)):
+        applied.clear()
         assert api.call("POST", f"/api/matches/{mid}/rounds/{voided}/void", {"reason": "slip"})[0] == 200
+        assert len(applied) == at_void, (voided, len(applied))
         applied.clear()
         after = seen()
-        assert len(applied) == refolded, (voided, len(applied))
+        assert len(applied) == at_page, (voided, len(applied))
+        applied.clear()
         assert after == fresh() and after.seqs == tuple(range(voided))
-        seen()  # the kept fold again, with its checkpoints (fresh() forgot them)
+        assert len(applied) == at_page  # a cold fold: the same checkpoints read
+        seen()
     sv = api.match(mid)["state"]["svangare"]
-    assert api.round(mid, {"participants": [sv]})[0] == 201  # a round after the voids: extended by one step
+    assert api.round(mid, {"participants": [sv]})[0] == 201  # round 15, after the voids: extended by one step
     applied.clear()
-    assert seen() == fresh() and len(applied) == 1 + 12
+    extended = seen()
+    assert len(applied) == 1
+    assert extended == fresh() and len(applied) == 1  # round 15 stored a checkpoint: a cold fold folds nothing
 
 
 @pytest.mark.parametrize("players", [3, 8, 16, 24])

@@ -49,6 +49,16 @@ _LOCK = threading.Lock()
 
 
 @bp.app_template_global()
+def fold_error(match: Match) -> fold.CorruptLog | None:
+    """The error of a match whose stored log no longer replays (the page shows it instead of the chart), or None."""
+    try:
+        fold.history(match)
+    except fold.CorruptLog as exc:
+        return exc
+    return None
+
+
+@bp.app_template_global()
 def match_chart(match: Match, width: int = 360, height: int = 220) -> charts.LineChart:
     hist = fold.history(match)
     st = styles(match.night.group, list(hist.players))
