@@ -120,8 +120,10 @@ def authorized_night(night_id: int, write: bool) -> Night:
     return night
 
 
-def authorize(night: Night, write: bool, match_id: int | None = None) -> None:
+def authorize(night: Night, write: bool, match_id: int | None = None) -> rights.Access:
     """Edit token for writes (to the night, or to match ``match_id`` of it); edit or view token for reads.
+
+    A tournament's table token writes to its own table's match only (issue 30).
 
     Asks :func:`referee.ledger.rights.night_access` with tokens only.
     """
@@ -134,6 +136,7 @@ def authorize(night: Night, write: bool, match_id: int | None = None) -> None:
         raise Denied(403, "That token does not open this night.")
     if write and not access.may_edit(match_id):
         raise Denied(403, "The view token can only read; writes need the edit token.")
+    return access
 
 
 Render = Callable[[Any], tuple[int, dict[str, Any]]]
@@ -446,4 +449,4 @@ def close_match(match_id: int) -> Any:
     return respond(idem, render, state)
 
 
-from referee.api import docs, groups, live, openapi, referee_routes  # noqa: E402,F401  (routes register on bp)
+from referee.api import docs, groups, live, openapi, referee_routes, tournaments  # noqa: E402,F401  (routes register on bp)

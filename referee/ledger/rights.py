@@ -28,8 +28,8 @@ from flask import session
 from flask_babel import gettext as _
 from werkzeug.exceptions import TooManyRequests
 
-from referee.ledger import nights, ratelimit
-from referee.models import Group, Night
+from referee.ledger import nights, ratelimit, tables
+from referee.models import Group, Night, TournamentTable
 
 T = TypeVar("T")
 
@@ -72,11 +72,12 @@ def fingerprint(token: str) -> str:
 class Access:
     """What a request may do with a night: its :class:`Right`, and the one match it is limited to.
 
-    ``match_id`` is ``None`` for a right on the whole night (every right
-    today). A right limited to one match (a table token, edit for that match
-    only) may edit that match and nothing else of the night, and read it.
-    Doors ask :meth:`may_view` or :meth:`may_edit` with the match a write is
-    for (``None``: a write to the night itself), never compare rights.
+    ``match_id`` is ``None`` for a right on the whole night. A right limited
+    to one match (a tournament's table token, issue 30: edit for that match
+    only) may edit that match and nothing else of the night, and read the
+    night as the view token does. Doors ask :meth:`may_view` or
+    :meth:`may_edit` with the match a write is for (``None``: a write to the
+    night itself), never compare rights.
     """
 
     right: Right = Right.NONE
@@ -98,24 +99,62 @@ class Access:
 
 NO_ACCESS = Access()
 
+#: The session key of a phone's table grants: ``{match id: fingerprint of the table token}``.
+TABLE_GRANTS = "table"
 
-def phone_right(night: Night) -> Right:
-    """The right this phone's session holds on ``night`` (no token read, nothing counted)."""
+
+def phone_access(night: Night) -> Access:
+    """The right this phone's session holds on ``night`` (no token read, nothing counted).
+
+    A table leader's grant (the ``/t/`` link, issue 30) is the edit right for
+    that table's match while its token opens it.
+    """
     grants = session.get("edit", {})
     held = grants.get(str(night.id), "") if isinstance(grants, dict) else ""
     if isinstance(held, str) and held and hmac.compare_digest(held, fingerprint(night.edit_token)):
-        return Right.EDIT
+        return Access(Right.EDIT)
+    table = _phone_table(night)
+    if table is not None:
+        return Access(Right.EDIT, table)
     views = session.get("view", [])
-    return Right.VIEW if isinstance(views, list) and night.id in views else Right.NONE
+    return Access(Right.VIEW) if isinstance(views, list) and night.id in views else NO_ACCESS
 
 
-def token_right(night: Night, token: str) -> Right:
-    """The right ``token`` gives on ``night`` (constant-time comparisons)."""
+def _phone_table(night: Night) -> int | None:
+    """The match of ``night`` whose current table token this phone holds the grant of, if any."""
+    grants = session.get(TABLE_GRANTS, {})
+    if not isinstance(grants, dict):
+        return None
+    for match_id, held in grants.items():
+        if not isinstance(held, str) or not held or not str(match_id).isdigit():
+            continue
+        table = tables.live_table_of_match(int(match_id))
+        if table is not None and table.tournament.night_id == night.id \
+                and hmac.compare_digest(held, fingerprint(table.token)):
+            return table.match_id
+    return None
+
+
+def token_access(night: Night, token: str) -> Access:
+    """The right ``token`` gives on ``night`` (constant-time comparisons).
+
+    A tournament's table token (issue 30) is the edit right for its own
+    table's match, and reads what the view token reads.
+    """
     if hmac.compare_digest(token.encode(), night.edit_token.encode()):
-        return Right.EDIT
+        return Access(Right.EDIT)
     if hmac.compare_digest(token.encode(), night.view_token.encode()):
-        return Right.VIEW
-    return Right.NONE
+        return Access(Right.VIEW)
+    table = tables.table_by_token(token)
+    if table is not None and table.tournament.night_id == night.id:
+        return Access(Right.EDIT, table.match_id)
+    return NO_ACCESS
+
+
+def _opening(night: Night, token: str) -> Access | None:
+    """``token``'s access to ``night`` when it opens it, else None (a miss :func:`counted` counts)."""
+    access = token_access(night, token)
+    return access if access.may_view() else None
 
 
 def night_access(night: Night, token: str | None, *, phone: bool) -> Access:
@@ -125,18 +164,23 @@ def night_access(night: Night, token: str | None, *, phone: bool) -> Access:
     The API passes ``phone=False``: it authenticates with tokens only (its
     writes are not protected against cross-site requests as forms are).
     The pages pass no token: a phone's rights are its session's grants (the
-    ``/e/`` and ``/v/`` links give them). The sheets pass both.
+    ``/e/``, ``/v/`` and ``/t/`` links give them). The sheets pass both.
     """
-    held = Access(phone_right(night)) if phone else NO_ACCESS
+    held = phone_access(night) if phone else NO_ACCESS
     if held.may_edit() or not token:
         return held
-    given = counted(lambda: token_right(night, token) or None)
-    return max(held, Access(given or Right.NONE), key=Access.rank)
+    given = counted(lambda: _opening(night, token))
+    return max(held, given or NO_ACCESS, key=Access.rank)
 
 
 def link(token: str) -> tuple[Night, bool] | None:
     """The night an ``/e/`` or ``/v/`` link opens and whether it may write (counted)."""
     return counted(lambda: nights.night_by_token(token[:64]))
+
+
+def table_link(token: str) -> TournamentTable | None:
+    """The table a ``/t/`` link opens (counted)."""
+    return counted(lambda: tables.table_by_token(token[:64]))
 
 
 def group(token: str) -> Group | None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from referee.ledger.rights import Right, token_right
+from referee.ledger.rights import Right, token_access
 from tests.conftest import make_app
 from tests.web.helpers import Api
 
@@ -83,6 +83,6 @@ def test_token_right_is_edit_view_or_none(app: Any) -> None:
         from referee import ledger
 
         nt = ledger.get_night(night["id"])
-        assert token_right(nt, night["edit_token"]) is Right.EDIT
-        assert token_right(nt, night["view_token"]) is Right.VIEW
-        assert token_right(nt, night["group_token"]) is Right.NONE
+        assert token_access(nt, night["edit_token"]).right is Right.EDIT
+        assert token_access(nt, night["view_token"]).right is Right.VIEW
+        assert token_access(nt, night["group_token"]).right is Right.NONE

@@ -1,0 +1,123 @@
+"""A tournament's standings and its tables' rankings, read from the tables' matches (issue 30).
+
+Reading only. The ranking of a table is the game's: Schwimmen, the winner
+and then the others by the game they went out in (later is better; read
+from the match's log); Knaker, the match's standings; the other games, the
+match result. The arithmetic is :mod:`referee.engine.tournament`'s.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import joinedload
+
+from referee.engine import tournament as draw
+from referee.engine.vocab import EventKind, PaymentKind
+from referee.ledger import fold
+from referee.models import Match, NightPlayer, Payment, Player, Round, Tournament, TournamentTable, db
+
+
+def out_in_game(match: Match) -> dict[str, int]:
+    """Schwimmen: the game number each player went out in, from the one fold's steps (void rounds skipped)."""
+    out: dict[str, int] = {}
+    for _row, _before, state in fold.steps(match):
+        for k, name in enumerate(state.players):
+            if state.out[k] and name not in out:
+                out[name] = int(state.game_no)
+    return out
+
+
+def table_ranking(match: Match) -> list[tuple[str, int]]:
+    """The table's players best first with their places (1, 2, 2, 4)."""
+    state = fold.state_of(match)
+    if match.game == "schwimmen":
+        winner = state.players[state.winner] if state.winner is not None else None
+        gone = out_in_game(match)
+        return draw.schwimmen_ranking(state.players, winner, {name: gone.get(name) for name in state.players})
+    if match.game == "knaker":
+        return draw.score_ranking(state.players, state.standings)
+    return draw.score_ranking(state.players, state.balances)
+
+
+def rounds_played(match_ids: list[int]) -> dict[int, int]:
+    """Rounds (not void, closes not counted) per match, in one query."""
+    if not match_ids:
+        return {}
+    rows = db.session.execute(select(Round.match_id, func.count()).where(
+        Round.match_id.in_(match_ids), Round.void.is_(False), Round.kind == EventKind.ROUND)
+        .group_by(Round.match_id))
+    return {int(mid): int(n) for mid, n in rows}
+
+
+def _results(tables: list[TournamentTable], players: list[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Each player's sum of match balances over the tables, and the matches they played rounds in."""
+    results = dict.fromkeys(players, 0)
+    matches = dict.fromkeys(players, 0)
+    played = rounds_played([t.match_id for t in tables])
+    for table in tables:
+        state = fold.state_of(table.match)
+        for name, amount in zip(state.players, state.balances, strict=True):
+            results[name] = results.get(name, 0) + amount
+            if played.get(table.match_id):
+                matches[name] = matches.get(name, 0) + 1
+    return results, matches
+
+
+def players(tourn: Tournament) -> list[str]:
+    """The tournament's players in the night's order (one query, not one per seat: 200 at a club evening)."""
+    return list(db.session.scalars(select(Player.name).join(NightPlayer, NightPlayer.player_id == Player.id)
+                                   .where(NightPlayer.night_id == tourn.night_id).order_by(NightPlayer.position)))
+
+
+def tables_of(tourn: Tournament) -> list[TournamentTable]:
+    """Every table of every series with its match and snapshot loaded (one query)."""
+    return list(db.session.scalars(
+        select(TournamentTable).options(joinedload(TournamentTable.match).joinedload(Match.snapshot))
+        .where(TournamentTable.tournament_id == tourn.id)
+        .order_by(TournamentTable.series, TournamentTable.number)))
+
+
+def standings(tourn: Tournament) -> tuple[draw.Standing, ...]:
+    """The standings, best first (API.md "Tournaments")."""
+    names = players(tourn)
+    tables = tables_of(tourn)
+    results, matches = _results(tables, names)
+    if tourn.format != draw.Format.KNOCKOUT:
+        return draw.series_standings(results, matches)
+    by_series: dict[int, list[TournamentTable]] = {}
+    for table in tables:
+        by_series.setdefault(table.series, []).append(table)
+    out_in: dict[str, int | None] = dict.fromkeys(names)
+    table_place: dict[str, int] = {}
+    for series in sorted(by_series):
+        later = {name for t in by_series.get(series + 1, []) for name in t.match.seats}
+        for table in by_series[series]:
+            ranking = table_ranking(table.match)
+            table_place.update(dict(ranking))
+            if series < tourn.current_series:
+                gone = [name for name, _place in ranking if name not in later]
+            elif tourn.finished:  # the final table: everyone but the champion went out in it
+                champion = draw.advancing(ranking, 1, tourn.seed, series, table.number)
+                gone = [name for name, _place in ranking if name not in champion]
+            else:
+                gone = []
+            for name in gone:
+                out_in[name] = series
+    return draw.knockout_standings(names, out_in, table_place, results, matches)
+
+
+def prizes_paid(tourn: Tournament, rows: tuple[draw.Standing, ...]) -> tuple[draw.Prize, ...]:
+    """The prizes as written when the tournament finished (its ``prize`` rows plus the fee), best place first.
+
+    Read from the rows, not computed again, so what is shown is what the
+    settlement holds even if a round was voided after the end.
+    """
+    if not tourn.finished or not tourn.entry_fee:
+        return ()
+    nets = dict(db.session.execute(select(Payment.payer, Payment.amount).where(
+        Payment.night_id == tourn.night_id, Payment.kind == PaymentKind.PRIZE,
+        Payment.carry_id == f"tournament:{tourn.id}", Payment.void.is_(False))).all())
+    place = {row.player: row.place for row in rows}
+    won = [(name, nets.get(name, 0) + tourn.entry_fee) for name in players(tourn)]
+    return tuple(draw.Prize(name, place.get(name, 0), amount)
+                 for name, amount in sorted(won, key=lambda item: (place.get(item[0], 0), item[0])) if amount > 0)
