@@ -1,7 +1,7 @@
 """tournaments: a club evening over several tables, each table a match of the tournament's night
 
 Revision ID: 3b7e1d2c9f40
-Revises: 948b6dcbc749
+Revises: 3b9e61f0c2d4
 Create Date: 2026-11-26 01:40:00
 
 ``tournaments`` (one per night) holds the game, format, seed and progress;
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 
 revision = '3b7e1d2c9f40'
-down_revision = '948b6dcbc749'
+down_revision = '3b9e61f0c2d4'
 branch_labels = None
 depends_on = None
 
