@@ -37,15 +37,22 @@ def layout(tables: list[dict[str, Any]]) -> dict[str, int]:
     """Columns and rows of the hall's table grid, and its type size in tenths of the screen's height (``fs-<n>``).
 
     Why computed here: the type must be as large as the room allows and
-    still fit every table on one 16:9 screen, so it follows the number of
-    tables and their size rather than a fixed scale.
+    still fit every table, and every name whole, on one 16:9 screen, so it
+    follows the number of tables, their size and the longest name rather
+    than a fixed scale. The grid's width is about 128 hundredths of the
+    screen's height (a 16:9 screen less the standings), 140 when more than
+    16 tables narrow the standings (``many``); a character of DejaVu Sans is
+    about 0.62 of the type size, the seat numbers take 1.6 more.
     """
     count = max(1, len(tables))
     seats = max((len(t["players"]) for t in tables), default=4)
+    longest = max((len(p) for t in tables for p in t["players"]), default=8)
     cols = max(1, min(8, math.ceil(math.sqrt(count * 1.6))))
     rows = math.ceil(count / cols)
-    lines = rows * (seats + 2)  # a table's card: its number, its seats, and room between the cards
-    return {"cols": cols, "rows": rows, "size": max(10, min(40, 820 // lines))}
+    by_height = 820 // (rows * (seats + 2))  # a table's card: its number, its seats, and room between the cards
+    many = count > 16
+    by_width = int(10 * ((140 if many else 128) / cols - 1.5) / (0.62 * max(longest, 6) + 1.6))
+    return {"cols": cols, "rows": rows, "size": max(10, min(40, by_height, by_width)), "many": int(many)}
 
 
 @bp.get("/tournaments/<int:tournament_id>/hall")

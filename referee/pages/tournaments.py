@@ -115,6 +115,12 @@ def page(tournament_id: int, status: int = 200, playing: list[int] | None = None
                            playing=playing or [], form=RoundForm(), players_url=players), status
 
 
+@bp.get("/tournaments/<int:tournament_id>/next")
+def next_page(tournament_id: int) -> Any:
+    """The refused "next" page fetched again (the live stream's refresh, a reload): the organiser's page."""
+    return redirect(url_for("tournaments.page", tournament_id=tournament_id))
+
+
 @bp.post("/tournaments/<int:tournament_id>/next")
 def next_series(tournament_id: int) -> Any:
     """"Next series" (or the finish after the last): refused, with the tables still playing named, by the ledger."""

@@ -100,6 +100,8 @@ def test_the_organiser_creates_sees_the_tables_and_draws_the_next_series(live_se
     refused = page.locator(".flash.error")
     refused.wait_for()
     assert "still playing: 1, 2, 3" in refused.inner_text()
+    assert [p for p in org.problems if "status of 409" in p and "/next" in p]  # the refusal's own status
+    org.problems.clear()
     assert page.locator(".tourn-table.playing").count() == 3
     org.shot("next-refused")
 
