@@ -101,7 +101,7 @@ def check(data: dict[str, Any]) -> Plan:
     players = _players(data.get("players"))
     table_size = _int(data.get("table_size"), "table_size", 0, 1, MAX_TABLE_SIZE)
     if "table_size" not in data:
-        raise BadInput("table_size", "table_size must be a whole number from %(low)s to %(high)s.",
+        raise BadInput("table_size", "%(field)s must be a whole number from %(low)s to %(high)s.",
                        field="table_size", low=1, high=MAX_TABLE_SIZE)
     fmt = data.get("format", draw.Format.SERIES)
     if fmt not in tuple(draw.Format):
