@@ -66,5 +66,5 @@ class TournamentForm(FlaskForm):  # type: ignore[misc]
             try:
                 body["prizes"] = [int(p.strip().rstrip("%")) for p in prizes.split(",") if p.strip()]
             except ValueError:
-                raise BadInput("prizes", str(_l("Prizes are whole percentages separated by commas."))) from None
+                raise BadInput("prizes", "Prizes are whole percentages separated by commas.") from None
         return body
