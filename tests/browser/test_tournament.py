@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import PHONE, LiveServer, watch
-from tests.browser.polish import assert_axe
+from tests.browser.polish import assert_axe, every_language
 
 pytestmark = pytest.mark.browser
 
@@ -120,6 +120,7 @@ def test_the_organiser_creates_sees_the_tables_and_draws_the_next_series(live_se
     assert page.get_by_role("button", name="Finish the tournament").is_visible()
     assert_axe(page, "organiser's page, series 2")
     org.shot("series-2")
+    every_language(page, base, [f"/tournaments/{tid}", "/tournaments/new"])
     assert not org.problems, org.problems
 
 
@@ -213,4 +214,5 @@ def test_a_players_own_view_on_the_phone(live_server: LiveServer, browser: Any, 
     # Remembered on this phone: the view opens on the name again.
     page.goto(f"{base}/tournaments/{made['id']}/me")
     assert page.locator("#me h2").inner_text() == me
+    every_language(page, base, [f"/tournaments/{made['id']}/me"])  # axe and thumb-sized targets in sv, de, en
     assert not player.problems, player.problems
