@@ -59,15 +59,14 @@ def tournament_json(tourn: Tournament, right: rights.Right) -> dict[str, Any]:
         "series": tourn.current_series, "of": tourn.series_count, "finished": tourn.finished,
         "currency": tourn.night.currency, "table_size": tourn.table_size, "stake": money.format(tourn.stake),
         "entry_fee": money.format(tourn.entry_fee),
-        "pool": money.format(tourn.entry_fee * len(tourn.night.player_names)),
+        "pool": money.format(tourn.entry_fee * len(rows)),
         "prize_split": list(tourn.prizes),
         "tables": [_table_json(t, token=edit) for t in ledger.current_tables(tourn)],
         "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
                        "matches": r.matches} | ({"out_in_series": r.out_in_series} if knockout else {})
                       for r in rows],
         "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount)}
-                   for p in (draw.prizes(rows, tourn.entry_fee * len(tourn.night.player_names), tourn.prizes,
-                                         tourn.seed) if tourn.finished else ())],
+                   for p in standings.prizes_paid(tourn, rows)],
     }
     if knockout:
         out["advance"] = tourn.advance

@@ -190,14 +190,8 @@ def get(tournament_id: int) -> Tournament:
 
 
 def current_tables(tourn: Tournament) -> list[TournamentTable]:
-    return [t for t in tourn.tables if t.series == tourn.current_series]
-
-
-def series_of(tourn: Tournament) -> dict[int, list[TournamentTable]]:
-    out: dict[int, list[TournamentTable]] = {}
-    for table in tourn.tables:
-        out.setdefault(table.series, []).append(table)
-    return out
+    """The current series' tables, with their matches (one query)."""
+    return [t for t in standings.tables_of(tourn) if t.series == tourn.current_series]
 
 
 def _is_last(tourn: Tournament, tables: list[TournamentTable]) -> bool:
@@ -238,7 +232,7 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
             going.extend(draw.advancing(standings.table_ranking(table.match), tourn.advance, tourn.seed,
                                         tourn.current_series, table.number))
     else:
-        going = tourn.night.player_names
+        going = standings.players(tourn)
     series = tourn.current_series + 1
     drawn = draw.draw(going, tourn.table_size, spec(tourn.game).min_players, tourn.seed, series)
     options = parse_options(games.game(tourn.game).Options, tourn.options)
@@ -252,7 +246,7 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
 def _finish(tourn: Tournament) -> None:
     """The tournament ends: each player's prize less the fee, as one ``prize`` row each (adding up to zero)."""
     rows = standings.standings(tourn)
-    players = tourn.night.player_names
+    players = standings.players(tourn)
     won = {p.player: p.amount for p in draw.prizes(rows, tourn.entry_fee * len(players), tourn.prizes, tourn.seed)}
     nets = {name: won.get(name, 0) - tourn.entry_fee for name in players}
     assert sum(nets.values()) == 0, nets  # every unit of the pool is given out (a bug otherwise)
