@@ -50,8 +50,7 @@ def tourn_view(found: Tournament) -> dict[str, Any]:
     """
     money = services.night_money(found.night)
     rows = standings.standings(found)
-    pool = found.entry_fee * len(found.night.player_names)
-    won = draw.prizes(rows, pool, found.prizes, found.seed) if found.finished else ()
+    won = standings.prizes_paid(found, rows)  # what the end wrote into the night, not computed again
     knockout = found.format == draw.Format.KNOCKOUT
     return {
         "id": found.id, "night": found.night_id, "name": found.name, "game": found.game, "format": found.format,
