@@ -134,3 +134,12 @@ def test_the_players_view_remembers_the_name_and_shows_table_and_seat(client: An
     page = client.get(f"/tournaments/{tid}/me").get_data(as_text=True)
     assert f"Table {table['table']} · seat {len(table['players'])}" in page
     assert client.post(f"/tournaments/{tid}/me", data={"player": "Nobody"}).status_code == 400
+
+
+def test_knockout_the_organiser_sees_who_still_plays(client: Any) -> None:
+    made = create(client, game="schwimmen", format="knockout", advance=1, stake="1.00", series=None)
+    client.get(f"/e/{made['edit_token']}")
+    page = client.get(f"/tournaments/{made['id']}").get_data(as_text=True)
+    still = re.search(r'<section id="still-in".*?<p>(.*?)</p>', page, re.S)
+    assert still and sorted(still.group(1).split(", ")) == sorted(PLAYERS)  # nobody is out before a table ends
+    assert "Knockout" in page and "Out in series" in page
