@@ -11,9 +11,9 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
-from referee import services
 from referee.engine import tournament as draw
 from referee.engine.vocab import EventKind, PaymentKind
+from referee.ledger import rounds
 from referee.models import Match, NightPlayer, Payment, Player, Round, Tournament, TournamentTable, db
 
 
@@ -21,10 +21,10 @@ def out_in_game(match: Match) -> dict[str, int]:
     """Schwimmen: the game number each player went out in, folded from the match's log (void rounds skipped)."""
     events = db.session.scalars(select(Round).where(Round.match_id == match.id, Round.void.is_(False))
                                 .order_by(Round.seq))
-    state = services.initial_state(match)
+    state = rounds.initial_state(match)
     out: dict[str, int] = {}
     for event in events:
-        state = services.apply_event(match, state, event.kind, event.payload)
+        state = rounds.apply_event(match, state, event.kind, event.payload)
         for k, name in enumerate(state.players):
             if state.out[k] and name not in out:
                 out[name] = int(state.game_no)
@@ -33,7 +33,7 @@ def out_in_game(match: Match) -> dict[str, int]:
 
 def table_ranking(match: Match) -> list[tuple[str, int]]:
     """The table's players best first with their places (1, 2, 2, 4)."""
-    state = services.state_of(match)
+    state = rounds.state_of(match)
     if match.game == "schwimmen":
         winner = state.players[state.winner] if state.winner is not None else None
         gone = out_in_game(match)
@@ -59,7 +59,7 @@ def _results(tables: list[TournamentTable], players: list[str]) -> tuple[dict[st
     matches = dict.fromkeys(players, 0)
     played = rounds_played([t.match_id for t in tables])
     for table in tables:
-        state = services.state_of(table.match)
+        state = rounds.state_of(table.match)
         for name, amount in zip(state.players, state.balances, strict=True):
             results[name] = results.get(name, 0) + amount
             if played.get(table.match_id):

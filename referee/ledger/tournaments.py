@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from datetime import date as Date
 from typing import Any
 
-from referee import games, live, services
+from referee import games
 from referee.engine import BadInput
 from referee.engine import tournament as draw
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import spec
 from referee.engine.vocab import MatchStatus, PaymentKind
-from referee.idempotency import Idem
-from referee.ledger import standings
+from referee.ledger import inputs, live, nights, standings, tx
+from referee.ledger.idempotency import Idem
 from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db
 
 #: The most players one tournament seats (200 at 40 tables of 5 is the issue's club evening).
@@ -62,7 +62,7 @@ def _players(value: object) -> list[str]:
         raise BadInput("players", "players must be a list of names.")
     if len(value) > MAX_PLAYERS:
         raise BadInput("players", "At most %(n)s players.", n=MAX_PLAYERS)
-    names = [services.clean_player(v, "players") for v in value]
+    names = [inputs.clean_player(v, "players") for v in value]
     seen: set[str] = set()
     for name in names:
         if name.casefold() in seen:
@@ -92,9 +92,9 @@ class Plan:
 
 def check(data: dict[str, Any]) -> Plan:
     """The request's fields checked (400 naming the field), the first draw made and every table started."""
-    name = services.clean_name(data.get("name"), "name", services.MAX_TEXT)
-    code = services.clean_currency(data.get("currency"))
-    money = services.currency_money(code)
+    name = inputs.clean_name(data.get("name"), "name", inputs.MAX_TEXT)
+    code = inputs.clean_currency(data.get("currency"))
+    money = inputs.currency_money(code)
     game = data.get("game")
     if not isinstance(game, str) or game not in games.GAMES:
         raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
@@ -135,22 +135,22 @@ def check(data: dict[str, Any]) -> Plan:
 def create(plan: Plan, *, group: object = None, group_token: object = None, date: Date | None = None,
            place: object = "", idem: Idem | None = None) -> Tournament:
     """The tournament's night with its players, and the first series' tables, in one write."""
-    place = "" if place in (None, "") else services.clean_name(place, "place", services.MAX_TEXT)
-    group_name = services.clean_name(group, "group", services.MAX_TEXT) if group else plan.name
+    place = "" if place in (None, "") else inputs.clean_name(place, "place", inputs.MAX_TEXT)
+    group_name = inputs.clean_name(group, "group", inputs.MAX_TEXT) if group else plan.name
     tables = draw.draw(plan.players, plan.table_size, spec(plan.game).min_players, plan.seed, 1)
     states = [_start(plan.game, t.players, plan.stake, plan.options) for t in tables]  # 422 before any write
-    with services.writing(idem=idem):
+    with tx.writing(idem=idem):
         if group_token is not None:
-            grp = services.group_by_token(group_token) if isinstance(group_token, str) else None
+            grp = nights.group_by_token(group_token) if isinstance(group_token, str) else None
             if grp is None:
-                raise services.NotFound("No group has that token.")
+                raise tx.NotFound("No group has that token.")
         else:
             grp = Group(name=group_name)
             db.session.add(grp)
         night = Night(group=grp, name=plan.name, currency=plan.currency, date=date, place=place, leader="")
         db.session.add(night)
         for pname in plan.players:
-            services.seat_player(night, pname)
+            nights.seat_player(night, pname)
         db.session.flush()
         tourn = Tournament(night=night, name=plan.name, game=plan.game, format=plan.fmt, series_count=plan.series,
                            current_series=1, table_size=plan.table_size, advance=plan.advance, stake=plan.stake,
@@ -159,7 +159,7 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
         db.session.add(tourn)
         db.session.flush()
         _seat_tables(tourn, night, tables, states, 1)
-        services.store_reply(idem, tourn)
+        tx.store_reply(idem, tourn)
     return tourn
 
 
@@ -185,7 +185,7 @@ def _seat_tables(tourn: Tournament, night: Night, tables: tuple[draw.Table, ...]
 def get(tournament_id: int) -> Tournament:
     tourn = db.session.get(Tournament, tournament_id)
     if tourn is None:
-        raise services.NotFound(f"There is no tournament {tournament_id}.")
+        raise tx.NotFound(f"There is no tournament {tournament_id}.")
     return tourn
 
 
@@ -207,9 +207,9 @@ def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
     pressing "next" at once draw one series, and the other gets the 409 of
     the new series' tables still playing.
     """
-    with services.writing(idem=idem):
+    with tx.writing(idem=idem):
         tourn = get(tournament_id)
-        services.lock_nights(tourn.night_id)
+        tx.lock_nights(tourn.night_id)
         db.session.refresh(tourn)
         if tourn.finished:
             raise Finished("The tournament is finished.")
@@ -221,7 +221,7 @@ def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
             _finish(tourn)
         else:
             _draw_next(tourn, tables)
-        services.store_reply(idem, tourn)
+        tx.store_reply(idem, tourn)
     return tourn
 
 

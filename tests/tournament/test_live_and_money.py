@@ -83,3 +83,23 @@ def test_keyed_create_and_next_are_made_once(client: Any) -> None:
     two = client.post(f"/api/tournaments/{made['id']}/next", headers=nkey)
     assert one.status_code == two.status_code == 200 and one.get_json() == two.get_json()
     assert two.headers.get("Idempotent-Replayed") == "true"
+
+
+def test_a_tournament_night_belongs_to_a_group_with_its_prizes_in_the_result(client: Any) -> None:
+    first = client.post("/api/nights", json={"name": "Fredag", "currency": "SEK", "players": ["Anna", "Bo"]})
+    group_token = first.get_json()["group_token"]
+    made = create(client, group_token=group_token, players=["Anna", "Bo", "Cia", "Dan"], table_size=2, series=1,
+                  entry_fee="5.00", prizes=[100])
+    assert made["group_token"] == group_token
+    edit = bearer(made["edit_token"])
+    for table in made["tables"]:
+        play_schwimmen(client, table, table["table_token"])
+    assert client.post(f"/api/tournaments/{made['id']}/next", headers=edit).status_code == 200
+    settlement = client.get(f"/api/nights/{made['night']}/settlement", headers=edit).get_json()
+    group = client.get(f"/api/groups/{group_token}").get_json()
+    night = next(n for n in group["nights"] if n["id"] == made["night"])
+    assert night["result"] == settlement["result"]  # fees and prizes in the group's result as in the settlement
+    assert sum(Decimal(v) for v in night["result"].values()) + Decimal(settlement["pots"]) == 0
+    bad = client.post("/api/tournaments", json={"name": "K", "currency": "SEK", "game": "schwimmen",
+                                                "players": NINE, "table_size": 4, "group_token": "nope" * 8})
+    assert bad.status_code == 404
