@@ -22,7 +22,8 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
-from referee import payments, services
+from referee import ledger
+from referee.ledger import payments
 from referee.pages import qr_svg
 from referee.pages.forms import RoundForm
 from referee.pages.tournaments import players_link, tourn_view, tournament
@@ -108,4 +109,4 @@ def money_of(night: Any, name: str) -> dict[str, Any]:
     mine = [w for w in payments.explain(s, s.plan) if name in (w.payer, w.payee)]
     return {"balance": s.open.get(name, 0), "pays": [w for w in mine if w.payer == name],
             "gets": [w for w in mine if w.payee == name], "open_matches": s.open_matches,
-            "pot_party": services.POT_PARTY}
+            "pot_party": ledger.POT_PARTY}

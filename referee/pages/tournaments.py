@@ -16,12 +16,11 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from referee import services
+from referee import ledger
 from referee.engine import BadInput, RuleViolation
 from referee.engine import tournament as draw
 from referee.engine.vocab import MatchStatus
-from referee.ledger import standings
-from referee.ledger import tournaments as ledger
+from referee.ledger import standings, tournaments
 from referee.messages import explain
 from referee.models import Night, Tournament
 from referee.pages import _field_error, grant, qr_svg, require
@@ -34,8 +33,8 @@ bp = Blueprint("tournaments", __name__)
 def tournament(tournament_id: int, edit: bool) -> Tournament:
     """The tournament of the URL (404 if none) once this phone holds the right on its night (403 otherwise)."""
     try:
-        found = ledger.get(tournament_id)
-    except services.NotFound:
+        found = tournaments.get(tournament_id)
+    except ledger.NotFound:
         abort(404)
     require(found.night, edit)
     return found
@@ -48,7 +47,7 @@ def tourn_view(found: Tournament) -> dict[str, Any]:
     minor units): the pages format money with the night's currency in the
     reader's locale (``|money``), as every other page does.
     """
-    money = services.night_money(found.night)
+    money = ledger.night_money(found.night)
     rows = standings.standings(found)
     won = standings.prizes_paid(found, rows)  # what the end wrote into the night, not computed again
     knockout = found.format == draw.Format.KNOCKOUT
@@ -56,7 +55,7 @@ def tourn_view(found: Tournament) -> dict[str, Any]:
         "id": found.id, "night": found.night_id, "name": found.name, "game": found.game, "format": found.format,
         "series": found.current_series, "of": found.series_count, "finished": found.finished,
         "tables": [{"table": t.number, "match": t.match_id, "players": list(t.match.seats),
-                    "finished": t.match.status == MatchStatus.CLOSED} for t in ledger.current_tables(found)],
+                    "finished": t.match.status == MatchStatus.CLOSED} for t in tournaments.current_tables(found)],
         "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result), "minor": r.result,
                        "matches": r.matches} | ({"out_in_series": r.out_in_series} if knockout else {})
                       for r in rows],
@@ -67,7 +66,7 @@ def tourn_view(found: Tournament) -> dict[str, Any]:
 
 def table_tokens(found: Tournament) -> dict[int, str]:
     """The current series' table tokens by table number (the organiser's page and the table cards only)."""
-    return {t.number: t.token for t in ledger.current_tables(found) if not t.revoked}
+    return {t.number: t.token for t in tournaments.current_tables(found) if not t.revoked}
 
 
 def base_url() -> str:
@@ -90,7 +89,7 @@ def new() -> Any:
     form = TournamentForm()
     if form.validate_on_submit():
         try:
-            created = ledger.create(ledger.check(form.body()))
+            created = tournaments.create(tournaments.check(form.body()))
         except BadInput as exc:
             _field_error(form, exc.field, explain(exc))
         except RuleViolation as exc:
@@ -127,12 +126,12 @@ def next_series(tournament_id: int) -> Any:
     if not RoundForm().validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
     try:
-        after = ledger.next_series(found.id)
-    except ledger.StillPlaying as exc:
+        after = tournaments.next_series(found.id)
+    except tournaments.StillPlaying as exc:
         tables = ", ".join(str(n) for n in exc.tables)
         flash(_("Not yet: these tables are still playing: %(tables)s.", tables=tables), "error")
         return page(tournament_id, status=409, playing=list(exc.tables))
-    except ledger.Finished:
+    except tournaments.Finished:
         flash(_("The tournament is already finished."), "error")
         return redirect(url_for("tournaments.page", tournament_id=tournament_id))
     if after.finished:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import gettext as _
 
-from referee import payments, rights, services
-from referee.ledger import tournaments as ledger
+from referee import ledger
+from referee.ledger import payments, rights, tournaments
 from referee.models import Tournament
 from referee.pages.tournaments import table_link, table_tokens, tourn_view
 from referee.reports import allowed, pdf_response, render_pdf
@@ -28,8 +28,8 @@ bp = Blueprint("tournament_sheets", __name__)
 
 def _found(tournament_id: int) -> Tournament:
     try:
-        return ledger.get(tournament_id)
-    except services.NotFound:
+        return tournaments.get(tournament_id)
+    except ledger.NotFound:
         abort(404)
 
 
@@ -70,7 +70,7 @@ def final_html(found: Tournament) -> str:
     money_text = current_app.jinja_env.filters["money"]
 
     def party(name: str) -> str:
-        return _("the pot (game leader)") if name == services.POT_PARTY else name
+        return _("the pot (game leader)") if name == ledger.POT_PARTY else name
 
     transfers = [{"payer": party(w.payer), "payee": party(w.payee), "amount": money_text(w.amount, night.currency)}
                  for w in payments.explain(s, s.plan)]
