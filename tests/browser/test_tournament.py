@@ -200,7 +200,14 @@ def test_a_players_own_view_on_the_phone(live_server: LiveServer, browser: Any, 
     assert_axe(page, "player's view")
     page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.indexOf('/live') > 0)")
     lone_round(base, table, table["table_token"])
-    page.wait_for_function("() => document.querySelector('#my-standing').textContent.includes('Place 1 of')")
+    # Before the round all nine share place 1 at -3.00 (each ante in a pot); after it the svängare is ahead,
+    # alone in place 1, with their balance of the table's match (as the API states it).
+    page.wait_for_function("() => !!document.querySelector('#my-standing p.pos')")
+    status, state = call(base, "GET", f"/api/matches/{table['match']}", token=made["view_token"])
+    assert status == 200, state
+    balance = state["state"]["balances"][me]
+    standing = page.locator("#my-standing").inner_text().replace("\u00a0", " ")
+    assert "Place 1 of 9" in standing and f"SEK {balance}" in standing, (standing, balance)
     player.shot("standing", full=False)
     close_all(base, made["edit_token"], [t["match"] for t in made["tables"]])
     status, body = call(base, "POST", f"/api/tournaments/{made['id']}/next", {}, made["edit_token"])
