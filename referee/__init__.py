@@ -79,6 +79,12 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(reports_bp)
+    from referee.pages import hall, tournaments
+    from referee.reports import tournament as tournament_sheets
+
+    app.register_blueprint(tournaments.bp)  # issue 30: the organiser's page, the hall, the players' view, sheets
+    app.register_blueprint(hall.bp)
+    app.register_blueprint(tournament_sheets.bp)
 
     if os.environ.get("REFEREE_BENCH") == "1" or app.config.get("BENCH"):
         from referee import floor

@@ -205,8 +205,8 @@ def edit_link(token: str) -> Any:
         abort(404)
     night, edit = found
     grant(night, edit)
-    target = request.args.get("next", "")  # the table display's code opens the display itself (issue 28)
-    if re.fullmatch(r"/matches/\d+/table", target):
+    target = request.args.get("next", "")  # the table display's code opens the display itself (issue 28),
+    if re.fullmatch(r"/matches/\d+/table|/tournaments/\d+/(?:hall|me)", target):  # the hall's, the players' view
         return redirect(target)
     return redirect(url_for("pages.night", night_id=night.id))
 

@@ -1,0 +1,112 @@
+"""What the room sees of a tournament (issue 30): the hall display and each player's own view.
+
+Both are read only and need the night's view right; both follow the
+night's live stream (``static/js/live.js``: on a change the page fetches
+itself again and swaps ``<main>``), so a round entered at any table shows
+within the stream's delay.
+
+- ``/tournaments/<id>/hall``: a projector at the back of the room
+  (1920×1080): the standings and every table in columns, sized so 40
+  tables of 5 fit without scrolling, and the QR code of the players' view.
+- ``/tournaments/<id>/me``: a phone (390×844): the player picks their name
+  once (kept in this phone's session, no account), then sees their table and
+  seat now, their standing, and once the night is settled, what they pay or
+  receive and to whom.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+
+from referee import ledger
+from referee.ledger import payments
+from referee.pages import qr_svg
+from referee.pages.forms import RoundForm
+from referee.pages.tournaments import players_link, tourn_view, tournament
+
+bp = Blueprint("hall", __name__)
+
+#: How many standings rows the hall shows (the rest: on the players' phones and the final sheet).
+HALL_STANDINGS = 16
+
+
+def layout(tables: list[dict[str, Any]]) -> dict[str, int]:
+    """Columns and rows of the hall's table grid, and its type size in tenths of the screen's height (``fs-<n>``).
+
+    Why computed here: the type must be as large as the room allows and
+    still fit every table, and every name whole, on one 16:9 screen, so it
+    follows the number of tables, their size and the longest name rather
+    than a fixed scale. The grid's width is about 128 hundredths of the
+    screen's height (a 16:9 screen less the standings), 140 when more than
+    16 tables narrow the standings (``many``); a character of DejaVu Sans is
+    about 0.62 of the type size, the seat numbers take 1.6 more.
+    """
+    count = max(1, len(tables))
+    seats = max((len(t["players"]) for t in tables), default=4)
+    longest = max((len(p) for t in tables for p in t["players"]), default=8)
+    cols = max(1, min(8, math.ceil(math.sqrt(count * 1.6))))
+    rows = math.ceil(count / cols)
+    by_height = 820 // (rows * (seats + 2))  # a table's card: its number, its seats, and room between the cards
+    many = count > 16
+    by_width = int(10 * ((140 if many else 128) / cols - 1.5) / (0.62 * max(longest, 6) + 1.6))
+    return {"cols": cols, "rows": rows, "size": max(10, min(40, by_height, by_width)), "many": int(many)}
+
+
+@bp.get("/tournaments/<int:tournament_id>/hall")
+def hall(tournament_id: int) -> Any:
+    found = tournament(tournament_id, edit=False)
+    view = tourn_view(found)
+    link = players_link(found.night, found.id)
+    return render_template("pages/tournament_hall.html", t=view, night=found.night, grid=layout(view["tables"]),
+                           standings=view["standings"][:HALL_STANDINGS], players_url=link,
+                           players_qr=qr_svg(link, scale=4))
+
+
+def _chosen(tournament_id: int) -> str:
+    names = session.get("tourn_me", {})
+    return str(names.get(str(tournament_id), "")) if isinstance(names, dict) else ""
+
+
+@bp.route("/tournaments/<int:tournament_id>/me", methods=["GET", "POST"])
+def me(tournament_id: int) -> Any:
+    found = tournament(tournament_id, edit=False)
+    view = tourn_view(found)
+    names = sorted({s["player"] for s in view["standings"]} | set(found.night.player_names), key=str.casefold)
+    form = RoundForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400, _("The form has expired; reload the page."))
+        name = request.form.get("player", "")
+        if name and name not in names:
+            abort(400, _("Nobody of that name plays in this tournament."))
+        chosen = dict(session.get("tourn_me", {})) if isinstance(session.get("tourn_me"), dict) else {}
+        chosen.pop(str(tournament_id), None)
+        if name:
+            chosen[str(tournament_id)] = name
+        session["tourn_me"] = dict(list(chosen.items())[-20:])
+        session.permanent = True
+        return redirect(url_for("hall.me", tournament_id=tournament_id))
+    name = _chosen(tournament_id)
+    if name not in names:
+        return render_template("pages/tournament_me.html", t=view, night=found.night, names=names, name="",
+                               form=form)
+    seat = next(({"table": t["table"], "seat": t["players"].index(name) + 1, "players": t["players"],
+                  "match": t["match"], "finished": t["finished"]}
+                 for t in view["tables"] if name in t["players"]), None)
+    standing = next((s for s in view["standings"] if s["player"] == name), None)
+    prize = next((p for p in view["prizes"] if p["player"] == name), None)
+    return render_template("pages/tournament_me.html", t=view, night=found.night, names=names, name=name,
+                           seat=seat, standing=standing, prize=prize, form=form, **money_of(found.night, name))
+
+
+def money_of(night: Any, name: str) -> dict[str, Any]:
+    """What ``name`` pays or receives by the night's settlement: the balance and the plan's transfers."""
+    s = payments.settlement(night)
+    mine = [w for w in payments.explain(s, s.plan) if name in (w.payer, w.payee)]
+    return {"balance": s.open.get(name, 0), "pays": [w for w in mine if w.payer == name],
+            "gets": [w for w in mine if w.payee == name], "open_matches": s.open_matches,
+            "pot_party": ledger.POT_PARTY}

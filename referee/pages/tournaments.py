@@ -1,0 +1,141 @@
+"""The organiser's pages of a tournament (issue 30): create it, see its tables, draw the next series, finish.
+
+A tournament is a night whose matches are its tables, so rights are the
+night's: the organiser holds the night's edit right (given to the phone that
+creates it, or by the edit link), the hall and the players' view need the
+view right (``referee.pages.hall``). Everything shown comes from the one
+view of the ledger (:func:`tourn_view`, the body of ``GET /api/tournaments/<id>``)
+plus, for the organiser only, each current table's link.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from referee import ledger
+from referee.engine import BadInput, RuleViolation
+from referee.engine import tournament as draw
+from referee.engine.vocab import MatchStatus
+from referee.ledger import standings, tournaments
+from referee.messages import explain
+from referee.models import Night, Tournament
+from referee.pages import _field_error, grant, qr_svg, require
+from referee.pages.forms import RoundForm
+from referee.pages.tournament_forms import TournamentForm
+
+bp = Blueprint("tournaments", __name__)
+
+
+def tournament(tournament_id: int, edit: bool) -> Tournament:
+    """The tournament of the URL (404 if none) once this phone holds the right on its night (403 otherwise)."""
+    try:
+        found = tournaments.get(tournament_id)
+    except ledger.NotFound:
+        abort(404)
+    require(found.night, edit)
+    return found
+
+
+def tourn_view(found: Tournament) -> dict[str, Any]:
+    """The tournament as ``GET /api/tournaments/<id>`` shows it to a viewer, from the ledger's own pieces.
+
+    Each standings row and prize also carries ``minor`` (the amount in
+    minor units): the pages format money with the night's currency in the
+    reader's locale (``|money``), as every other page does.
+    """
+    money = ledger.night_money(found.night)
+    rows = standings.standings(found)
+    won = standings.prizes_paid(found, rows)  # what the end wrote into the night, not computed again
+    knockout = found.format == draw.Format.KNOCKOUT
+    return {
+        "id": found.id, "night": found.night_id, "name": found.name, "game": found.game, "format": found.format,
+        "series": found.current_series, "of": found.series_count, "finished": found.finished,
+        "tables": [{"table": t.number, "match": t.match_id, "players": list(t.match.seats),
+                    "finished": t.match.status == MatchStatus.CLOSED} for t in tournaments.current_tables(found)],
+        "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result), "minor": r.result,
+                       "matches": r.matches} | ({"out_in_series": r.out_in_series} if knockout else {})
+                      for r in rows],
+        "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount), "minor": p.amount}
+                   for p in won],
+    }
+
+
+def table_tokens(found: Tournament) -> dict[int, str]:
+    """The current series' table tokens by table number (the organiser's page and the table cards only)."""
+    return {t.number: t.token for t in tournaments.current_tables(found) if not t.revoked}
+
+
+def base_url() -> str:
+    return request.host_url.rstrip("/")
+
+
+def players_link(night: Night, tournament_id: int) -> str:
+    """The players' own view, through the night's view link (scanning it gives the view right)."""
+    return base_url() + url_for("pages.view_link", token=night.view_token,
+                                next=url_for("hall.me", tournament_id=tournament_id))
+
+
+def table_link(token: str) -> str:
+    """A table's leader link (``/t/<table_token>``: enters, voids, closes that table's rounds only)."""
+    return f"{base_url()}/t/{token}"  # the link tourn-core serves (the path is the contract, not its endpoint)
+
+
+@bp.route("/tournaments/new", methods=["GET", "POST"])
+def new() -> Any:
+    form = TournamentForm()
+    if form.validate_on_submit():
+        try:
+            created = tournaments.create(tournaments.check(form.body()))
+        except BadInput as exc:
+            _field_error(form, exc.field, explain(exc))
+        except RuleViolation as exc:
+            flash(explain(exc), "error")
+        else:
+            grant(created.night, edit=True)
+            return redirect(url_for("tournaments.page", tournament_id=created.id))
+    return render_template("pages/tournament_new.html", form=form), 400 if request.method == "POST" else 200
+
+
+@bp.get("/tournaments/<int:tournament_id>")
+def page(tournament_id: int, status: int = 200, playing: list[int] | None = None) -> Any:
+    found = tournament(tournament_id, edit=True)
+    view = tourn_view(found)
+    links: dict[int, tuple[str, Markup]] = {}
+    for number, token in table_tokens(found).items():
+        link = table_link(token)
+        links[number] = (link, qr_svg(link, scale=3))
+    players = players_link(found.night, found.id)
+    return render_template("pages/tournament.html", t=view, night=found.night, links=links,
+                           playing=playing or [], form=RoundForm(), players_url=players), status
+
+
+@bp.get("/tournaments/<int:tournament_id>/next")
+def next_page(tournament_id: int) -> Any:
+    """The refused "next" page fetched again (the live stream's refresh, a reload): the organiser's page."""
+    return redirect(url_for("tournaments.page", tournament_id=tournament_id))
+
+
+@bp.post("/tournaments/<int:tournament_id>/next")
+def next_series(tournament_id: int) -> Any:
+    """"Next series" (or the finish after the last): refused, with the tables still playing named, by the ledger."""
+    found = tournament(tournament_id, edit=True)
+    if not RoundForm().validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    try:
+        after = tournaments.next_series(found.id)
+    except tournaments.StillPlaying as exc:
+        tables = ", ".join(str(n) for n in exc.tables)
+        flash(_("Not yet: these tables are still playing: %(tables)s.", tables=tables), "error")
+        return page(tournament_id, status=409, playing=list(exc.tables))
+    except tournaments.Finished:
+        flash(_("The tournament is already finished."), "error")
+        return redirect(url_for("tournaments.page", tournament_id=tournament_id))
+    if after.finished:
+        flash(_("The tournament is finished; fees and prizes are in the settlement."), "ok")
+    else:
+        flash(_("Series %(n)s is drawn.", n=after.current_series), "ok")
+    return redirect(url_for("tournaments.page", tournament_id=tournament_id))

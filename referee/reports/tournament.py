@@ -1,0 +1,81 @@
+"""A tournament's sheets (issue 30): the table cards and the final standings with the night's settlement.
+
+- ``/tournaments/<id>/tables.pdf``: one A6 card per table of the current
+  series: tournament, series, table number, the seats in order, and the QR
+  code of the table's leader link (``/t/<table_token>``). It hands out edit
+  rights for the tables, so only the organiser (the night's edit right)
+  prints it.
+- ``/tournaments/<id>/final.pdf``: the standings, the prizes, and the
+  night's settlement (who pays whom), for whoever may read the night.
+
+The QR codes are the sheets' PNG codes (:mod:`referee.reports.codes`).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask_babel import gettext as _
+
+from referee import ledger
+from referee.ledger import payments, rights, tournaments
+from referee.models import Tournament
+from referee.pages.tournaments import table_link, table_tokens, tourn_view
+from referee.reports import allowed, pdf_response, render_pdf
+from referee.reports.codes import qr_img
+
+bp = Blueprint("tournament_sheets", __name__)
+
+
+def _found(tournament_id: int) -> Tournament:
+    try:
+        return tournaments.get(tournament_id)
+    except ledger.NotFound:
+        abort(404)
+
+
+@bp.get("/tournaments/<int:tournament_id>/tables.pdf")
+def table_cards(tournament_id: int) -> Response:
+    found = _found(tournament_id)
+    auth = request.headers.get("Authorization", "")
+    token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+    if rights.night_right(found.night, token, phone=True) is not rights.Right.EDIT:
+        abort(403)
+    return pdf_response(render_pdf(table_cards_html(found)), f"tables-{tournament_id}.pdf")
+
+
+def table_cards_html(found: Tournament) -> str:
+    view = tourn_view(found)
+    tokens = table_tokens(found)
+    cards = []
+    for table in view["tables"]:
+        token = tokens.get(table["table"])
+        link = table_link(token) if token else ""
+        cards.append({"table": table, "link": link,
+                      "qr": qr_img(link, _("Link for the table's leader")) if link else None})
+    return render_template("reports/table_cards.html", t=view, night=found.night, cards=cards)
+
+
+@bp.get("/tournaments/<int:tournament_id>/final.pdf")
+def final_sheet(tournament_id: int) -> Response:
+    found = _found(tournament_id)
+    if not allowed(found.night):
+        abort(403)
+    return pdf_response(render_pdf(final_html(found)), f"tournament-{tournament_id}.pdf")
+
+
+def final_html(found: Tournament) -> str:
+    night = found.night
+    view = tourn_view(found)
+    s = payments.settlement(night)
+    money_text = current_app.jinja_env.filters["money"]
+
+    def party(name: str) -> str:
+        return _("the pot (game leader)") if name == ledger.POT_PARTY else name
+
+    transfers = [{"payer": party(w.payer), "payee": party(w.payee), "amount": money_text(w.amount, night.currency)}
+                 for w in payments.explain(s, s.plan)]
+    record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
+    balances = [(party(name), money_text(s.open.get(name, 0), night.currency)) for name in s.parties]
+    return render_template("reports/tournament_final.html", t=view, night=night, transfers=transfers,
+                           balances=balances, exact=s.plan.exact, note=s.plan.note,
+                           record_qr=qr_img(record, _("Online record")))

@@ -1,0 +1,145 @@
+"""The tournament's pages (issue 30) through the test client, on SQLite and PostgreSQL: who may open which page,
+the organiser's create form and "next series", the players' own view.
+
+Rights: the organiser's page needs the night's edit right, the hall and the
+players' view the view right; a table leader's link (``/t/<table_token>``)
+opens its table's match only, never the organiser's page; the table cards
+hand out table links, so only the organiser prints them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Filip", "Greta", "Hugo", "Ida"]
+
+
+def create(client: Any, **extra: Any) -> dict[str, Any]:
+    body = {"name": "Klubbkväll", "currency": "SEK", "game": "svangknack", "players": PLAYERS, "table_size": 4,
+            "series": 2, "stake": "3.00", "entry_fee": "20.00", "prizes": [50, 30, 20], "seed": "2026-11-27"}
+    resp = client.post("/api/tournaments", json=body | extra)
+    assert resp.status_code == 201, resp.get_json()
+    return dict(resp.get_json())
+
+
+def close_all(client: Any, made: dict[str, Any], tables: list[dict[str, Any]]) -> None:
+    for table in tables:
+        resp = client.post(f"/api/matches/{table['match']}/close", json={"pot": "split"},
+                           headers={"Authorization": f"Bearer {made['edit_token']}"})
+        assert resp.status_code == 200, resp.get_json()
+
+
+def test_no_right_no_page(client: Any) -> None:
+    made = create(client)
+    tid = made["id"]
+    for path in (f"/tournaments/{tid}", f"/tournaments/{tid}/hall", f"/tournaments/{tid}/me",
+                 f"/tournaments/{tid}/tables.pdf", f"/tournaments/{tid}/final.pdf"):
+        assert client.get(path).status_code == 403, path
+    assert client.get("/tournaments/999999").status_code == 404
+    assert client.get("/tournaments/999999/hall").status_code == 404
+
+
+def test_view_right_opens_the_hall_and_the_players_view_not_the_organisers_page(client: Any) -> None:
+    made = create(client)
+    tid = made["id"]
+    client.get(f"/v/{made['view_token']}")
+    hall = client.get(f"/tournaments/{tid}/hall")
+    assert hall.status_code == 200
+    text = hall.get_data(as_text=True)
+    for name in PLAYERS:
+        assert name in text
+    assert made["edit_token"] not in text
+    for table in made["tables"]:
+        assert table["table_token"] not in text  # a viewer never sees a table's link
+    assert client.get(f"/tournaments/{tid}/me").status_code == 200
+    assert client.get(f"/tournaments/{tid}").status_code == 403
+    assert client.get(f"/tournaments/{tid}/tables.pdf").status_code == 403
+    assert client.get(f"/tournaments/{tid}/final.pdf").status_code == 200
+
+
+def test_the_organisers_page_shows_every_table_in_seat_order_with_its_link(client: Any) -> None:
+    made = create(client)
+    client.get(f"/e/{made['edit_token']}")
+    page = client.get(f"/tournaments/{made['id']}").get_data(as_text=True)
+    blocks = {int(m.group(1)): m.group(2) for m in re.finditer(
+        r'data-table="(\d+)">(.*?)(?=<li class="tourn-table|</section>)', page, re.S)}
+    assert sorted(blocks) == [t["table"] for t in made["tables"]]
+    for table in made["tables"]:
+        block = blocks[table["table"]]
+        seats = re.findall(r'<ol class="tt-seats">(.*?)</ol>', block, re.S)[0]
+        assert re.findall(r"<li>([^<]+)</li>", seats) == table["players"]
+        assert f"/t/{table['table_token']}" in block
+    assert "Next series" in page
+
+
+def test_a_table_leaders_link_does_not_open_the_organisers_page(client: Any) -> None:
+    made = create(client)
+    client.get(f"/t/{made['tables'][0]['table_token']}")
+    assert client.get(f"/tournaments/{made['id']}").status_code == 403
+    assert client.post(f"/tournaments/{made['id']}/next", data={}).status_code == 403
+    assert client.get(f"/tournaments/{made['id']}/tables.pdf").status_code == 403
+
+
+def test_create_by_the_form_then_next_series_refused_then_drawn(client: Any) -> None:
+    resp = client.post("/tournaments/new", data={
+        "name": "Formkväll", "currency": "SEK", "game": "svangknack", "players": "\n".join(PLAYERS),
+        "table_size": "4", "format": "series", "series": "2", "advance": "1", "stake": "3,00",
+        "entry_fee": "20", "prizes": "60, 40", "seed": "abc"})
+    assert resp.status_code == 302, resp.get_data(as_text=True)
+    tid = int(resp.headers["Location"].rstrip("/").split("/")[-1])
+    page = client.get(f"/tournaments/{tid}")
+    assert page.status_code == 200
+    assert "Table 3" in page.get_data(as_text=True) and "Table 4" not in page.get_data(as_text=True)
+    refused = client.post(f"/tournaments/{tid}/next", data={})
+    assert refused.status_code == 409
+    assert "still playing: 1, 2, 3" in refused.get_data(as_text=True)
+    from referee.models import Tournament, db
+
+    with client.application.app_context():
+        tourn = db.session.get(Tournament, tid)
+        matches = [t.match_id for t in tourn.tables]
+        edit_token = tourn.night.edit_token
+    close_all(client, {"edit_token": edit_token}, [{"match": m} for m in matches])
+    drawn = client.post(f"/tournaments/{tid}/next", data={})
+    assert drawn.status_code == 302
+    page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert "Series 2 is drawn" in page and "Series 2 of 2" in page and "Finish the tournament" in page
+
+
+@pytest.mark.parametrize(("field", "value"), [("prizes", "fifty, 50"), ("table_size", "1"), ("players", "Anna")])
+def test_bad_form_input_is_a_4xx_naming_the_field(client: Any, field: str, value: str) -> None:
+    data = {"name": "Fel", "currency": "SEK", "game": "svangknack", "players": "\n".join(PLAYERS),
+            "table_size": "4", "format": "series", "series": "1", "advance": "1", "stake": "3.00"}
+    resp = client.post("/tournaments/new", data=data | {field: value})
+    assert resp.status_code == 400
+    assert 'class="error"' in resp.get_data(as_text=True)
+    from referee.models import Tournament, db
+
+    with client.application.app_context():
+        assert db.session.query(Tournament).count() == 0  # nothing written
+
+
+def test_the_players_view_remembers_the_name_and_shows_table_and_seat(client: Any) -> None:
+    made = create(client)
+    tid = made["id"]
+    client.get(f"/v/{made['view_token']}")
+    choose = client.get(f"/tournaments/{tid}/me").get_data(as_text=True)
+    assert all(f'value="{name}"' in choose for name in PLAYERS)
+    table = made["tables"][1]
+    who = table["players"][-1]
+    assert client.post(f"/tournaments/{tid}/me", data={"player": who}).status_code == 302
+    page = client.get(f"/tournaments/{tid}/me").get_data(as_text=True)
+    assert f"Table {table['table']} · seat {len(table['players'])}" in page
+    assert client.post(f"/tournaments/{tid}/me", data={"player": "Nobody"}).status_code == 400
+
+
+def test_knockout_the_organiser_sees_who_still_plays(client: Any) -> None:
+    made = create(client, game="schwimmen", format="knockout", advance=1, stake="1.00", series=None)
+    client.get(f"/e/{made['edit_token']}")
+    page = client.get(f"/tournaments/{made['id']}").get_data(as_text=True)
+    still = re.search(r'<section id="still-in".*?<p>(.*?)</p>', page, re.S)
+    assert still and sorted(still.group(1).split(", ")) == sorted(PLAYERS)  # nobody is out before a table ends
+    assert "Knockout" in page and "Out in series" in page
