@@ -24,7 +24,8 @@ def table_by_token(token: str) -> TournamentTable | None:
     """The table a token opens now, or None (revoked, a past series, a finished tournament)."""
     if not token or len(token) > 64:
         return None
-    table: TournamentTable | None = db.session.scalar(select(TournamentTable).where(TournamentTable.token_key == token_key(token)))
+    table: TournamentTable | None = db.session.scalar(
+        select(TournamentTable).where(TournamentTable.token_key == token_key(token)))
     if table is None or table.revoked or not hmac.compare_digest(table.token.encode(), token.encode()):
         return None
     if table.tournament.finished or table.series != table.tournament.current_series:
@@ -34,7 +35,8 @@ def table_by_token(token: str) -> TournamentTable | None:
 
 def live_table_of_match(match_id: int) -> TournamentTable | None:
     """The table whose token may still write to this match (for a phone's table grant), or None."""
-    table: TournamentTable | None = db.session.scalar(select(TournamentTable).where(TournamentTable.match_id == match_id))
+    table: TournamentTable | None = db.session.scalar(
+        select(TournamentTable).where(TournamentTable.match_id == match_id))
     if table is None or table.revoked or table.tournament.finished \
             or table.series != table.tournament.current_series:
         return None

@@ -38,7 +38,7 @@ def table_cards(tournament_id: int) -> Response:
     found = _found(tournament_id)
     auth = request.headers.get("Authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
-    if rights.night_right(found.night, token, phone=True) is not rights.Right.EDIT:
+    if not rights.night_access(found.night, token, phone=True).may_edit():  # the organiser's right only
         abort(403)
     return pdf_response(render_pdf(table_cards_html(found)), f"tables-{tournament_id}.pdf")
 
