@@ -121,11 +121,15 @@ def phone_access(night: Night) -> Access:
 
 
 def _phone_table(night: Night) -> int | None:
-    """The match of ``night`` whose current table token this phone holds the grant of, if any."""
+    """The match of ``night`` whose current table token this phone holds the grant of, if any.
+
+    A phone leads one table at a time: of several live grants in one night
+    (a leader who moved tables) the newest counts (``/t/`` re-inserts its grant last).
+    """
     grants = session.get(TABLE_GRANTS, {})
     if not isinstance(grants, dict):
         return None
-    for match_id, held in grants.items():
+    for match_id, held in reversed(list(grants.items())):
         if not isinstance(held, str) or not held or not str(match_id).isdigit():
             continue
         table = tables.live_table_of_match(int(match_id))
