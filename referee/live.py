@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Engine
 
-from referee.models import Night, NightChange, db, now
+from referee.models import Night, NightChange, Tournament, TournamentTable, db, now
 
 CHANNEL = "referee_live"
 #: How often an SQLite server looks for new changes (seconds).
@@ -81,7 +81,13 @@ def opens(engine: Engine, night_id: int, key: str) -> bool:
     t = Night.__table__
     with engine.connect() as conn:
         row = conn.execute(select(t.c.edit_key, t.c.view_key).where(t.c.id == night_id)).first()
-    return row is not None and any(hmac.compare_digest(key.encode(), str(k).encode()) for k in row)
+        if row is not None and any(hmac.compare_digest(key.encode(), str(k).encode()) for k in row):
+            return True
+        # A table leader's token reads the night while it is not revoked (issue 30).
+        tt, tn = TournamentTable.__table__, Tournament.__table__
+        table = conn.execute(select(tt.c.token_key).join(tn, tn.c.id == tt.c.tournament_id).where(
+            tt.c.token_key == key, tn.c.night_id == night_id, tt.c.revoked.is_(False))).first()
+    return table is not None and hmac.compare_digest(key.encode(), str(table[0]).encode())
 
 
 def current_version(engine: Engine, night_id: int) -> int:

@@ -269,6 +269,65 @@ class TokenFailure(db.Model):  # type: ignore[name-defined,misc]
     count: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class Tournament(db.Model):  # type: ignore[name-defined,misc]
+    """A club evening over several tables (issue 30): one night whose matches are its tables.
+
+    The night holds the ledger (rounds, settlement, live stream); this row
+    holds what the draw and the standings need: the game, format, seed and
+    how far the tournament has come.
+    """
+
+    __tablename__ = "tournaments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), unique=True)
+    name: Mapped[str] = mapped_column(String(100))
+    game: Mapped[str] = mapped_column(String(20))
+    format: Mapped[str] = mapped_column(String(10), default="series")
+    #: Series to play (series format; a knockout's count follows from its plan).
+    series_count: Mapped[int] = mapped_column(Integer, default=1)
+    current_series: Mapped[int] = mapped_column(Integer, default=1)
+    table_size: Mapped[int] = mapped_column(Integer)
+    advance: Mapped[int] = mapped_column(Integer, default=1)
+    stake: Mapped[int] = mapped_column(BigInteger, default=0)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    entry_fee: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: Whole percentages of the prize pool, best place first.
+    prizes: Mapped[list[int]] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(100))
+    finished: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    night: Mapped[Night] = relationship()
+    tables: Mapped[list[TournamentTable]] = relationship(
+        back_populates="tournament", order_by="(TournamentTable.series, TournamentTable.number)")
+
+
+class TournamentTable(db.Model):  # type: ignore[name-defined,misc]
+    """One table of one series: its match and the table leader's token (an edit right for that match only)."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (UniqueConstraint("tournament_id", "series", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    series: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), unique=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    #: The token's ``token_key``, which the token is looked up by (as ``Night.edit_key``).
+    token_key: Mapped[str] = mapped_column(String(64), unique=True)
+    revoked: Mapped[bool] = mapped_column(default=False)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="tables")
+    match: Mapped[Match] = relationship()
+
+
+@event.listens_for(TournamentTable, "before_insert")
+def _fill_table_key(_mapper: Any, _conn: Any, table: TournamentTable) -> None:
+    """A new table gets its token, and the key it is looked up by."""
+    table.token = table.token or new_token()
+    table.token_key = token_key(table.token)
+
+
 @event.listens_for(Group, "before_insert")
 def _fill_group_key(_mapper: Any, _conn: Any, group: Group) -> None:
     """A new group gets its token, and the key it is looked up by."""

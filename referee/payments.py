@@ -108,6 +108,8 @@ def settlement(night: Night) -> NightSettlement:
             opening[row.payer] += row.amount
         elif row.kind == PaymentKind.CARRY_OUT:
             carried_out[row.payer] += row.amount
+        elif row.kind == PaymentKind.PRIZE:  # a tournament's fee and prize: part of the night's result
+            result[row.payer] = result.get(row.payer, 0) + row.amount
     open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
     return NightSettlement(
         night=night, parties=parties, per_match=per_match, result={p: result.get(p, 0) for p in parties},
@@ -220,6 +222,8 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
         row = db.session.get(Payment, payment_id)
         if row is None or row.night_id != night.id:
             raise services.NotFound(f"Night {night.id} has no payment {payment_id}.")
+        if row.kind == PaymentKind.PRIZE:
+            raise BadInput("payment", "A tournament's fees and prizes are part of its result; they cannot be voided.")
         rows = [row]
         if row.carry_id:
             rows = list(db.session.scalars(select(Payment).where(Payment.carry_id == row.carry_id)))

@@ -24,7 +24,8 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import TooManyRequests
 
 from referee import ratelimit, services
-from referee.models import Group, Night
+from referee.ledger import tables
+from referee.models import Group, Match, Night, TournamentTable
 
 T = TypeVar("T")
 
@@ -63,41 +64,74 @@ def fingerprint(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
-def phone_right(night: Night) -> Right:
-    """The right this phone's session holds on ``night`` (no token read, nothing counted)."""
+def phone_right(night: Night, match: Match | None = None) -> Right:
+    """The right this phone's session holds on ``night`` (no token read, nothing counted).
+
+    With ``match``: a table leader's grant (the ``/t/`` link, issue 30) is the
+    edit right for that table's match while its token opens it.
+    """
     grants = session.get("edit", {})
     held = grants.get(str(night.id), "") if isinstance(grants, dict) else ""
     if isinstance(held, str) and held and hmac.compare_digest(held, fingerprint(night.edit_token)):
+        return Right.EDIT
+    if match is not None and _phone_table(match):
         return Right.EDIT
     views = session.get("view", [])
     return Right.VIEW if isinstance(views, list) and night.id in views else Right.NONE
 
 
-def token_right(night: Night, token: str) -> Right:
-    """The right ``token`` gives on ``night`` (constant-time comparisons)."""
+def _phone_table(match: Match) -> bool:
+    """Whether this phone holds the table grant of ``match`` for its current table token."""
+    grants = session.get(TABLE_GRANTS, {})
+    held = grants.get(str(match.id), "") if isinstance(grants, dict) else ""
+    if not isinstance(held, str) or not held:
+        return False
+    table = tables.live_table_of_match(match.id)
+    return table is not None and hmac.compare_digest(held, fingerprint(table.token))
+
+
+#: The session key of a phone's table grants: ``{match id: fingerprint of the table token}``.
+TABLE_GRANTS = "table"
+
+
+def token_right(night: Night, token: str, match: Match | None = None) -> Right:
+    """The right ``token`` gives on ``night`` (constant-time comparisons).
+
+    A tournament's table token (issue 30) reads what the view token reads
+    and writes to its own table's match only: EDIT when ``match`` is that
+    match, else VIEW.
+    """
     if hmac.compare_digest(token.encode(), night.edit_token.encode()):
         return Right.EDIT
     if hmac.compare_digest(token.encode(), night.view_token.encode()):
         return Right.VIEW
+    table = tables.table_by_token(token)
+    if table is not None and table.tournament.night_id == night.id:
+        return Right.EDIT if match is not None and table.match_id == match.id else Right.VIEW
     return Right.NONE
 
 
-def night_right(night: Night, token: str | None, *, phone: bool) -> Right:
+def night_right(night: Night, token: str | None, *, phone: bool, match: Match | None = None) -> Right:
     """The one rights check of a night: the phone's grant (when ``phone``), else the request's token, counted.
 
     The API passes ``phone=False``: it authenticates with tokens only (its
     writes are not protected against cross-site requests as forms are).
     """
-    held = phone_right(night) if phone else Right.NONE
+    held = phone_right(night, match) if phone else Right.NONE
     if held is Right.EDIT or not token:
         return held
-    given = counted(lambda: token_right(night, token) or None)
+    given = counted(lambda: token_right(night, token, match) or None)
     return max(held, given or Right.NONE)
 
 
 def link(token: str) -> tuple[Night, bool] | None:
     """The night an ``/e/`` or ``/v/`` link opens and whether it may write (counted)."""
     return counted(lambda: services.night_by_token(token[:64]))
+
+
+def table_link(token: str) -> TournamentTable | None:
+    """The table a ``/t/`` link opens (counted)."""
+    return counted(lambda: tables.table_by_token(token[:64]))
 
 
 def group(token: str) -> Group | None:

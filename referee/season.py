@@ -30,7 +30,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from referee import history, services
-from referee.models import Group, Match, Night, NightPlayer
+from referee.engine.vocab import PaymentKind
+from referee.models import Group, Match, Night, NightPlayer, Payment, db
 
 
 @dataclass
@@ -138,8 +139,16 @@ def _night_row(night: Night, brags: Brags) -> NightRow:
             played[name] += 1
         pots += state.pot - getattr(state, "carried_in", 0)
         _brag(match, state, brags)
+    for row in db_prizes(night):  # a finished tournament's fees and prizes are part of the night's result
+        result[row.payer] = result.get(row.payer, 0) + row.amount
     return NightRow(night=night, day=night.date or night.created_at.date(), result=result, pots=pots,
                     played=dict(played))
+
+
+def db_prizes(night: Night) -> list[Payment]:
+    """The night's tournament fee-and-prize rows (not void), as the settlement counts them."""
+    return list(db.session.scalars(select(Payment).where(
+        Payment.night_id == night.id, Payment.kind == PaymentKind.PRIZE, Payment.void.is_(False))))
 
 
 def _stored(match: Match) -> SimpleNamespace:

@@ -41,6 +41,8 @@ from referee.models import (
     Player,
     Round,
     Snapshot,
+    Tournament,
+    TournamentTable,
     db,
     new_token,
     now,
@@ -313,6 +315,10 @@ def revoke_edit_token(night: Night) -> str:
     with writing():
         db.session.execute(update(Night.__table__).where(Night.__table__.c.id == night.id)
                            .values(edit_token=token, edit_key=token_key(token)))
+        # A tournament's table tokens end with the night's edit link (the organiser gives new ones per table).
+        tournaments = select(Tournament.id).where(Tournament.night_id == night.id)
+        db.session.execute(update(TournamentTable).where(TournamentTable.tournament_id.in_(tournaments))
+                           .values(revoked=True).execution_options(synchronize_session=False))
         live.note(night.id, "rights")  # open streams check their token again and end if it no longer opens
     db.session.expire(night)
     return token

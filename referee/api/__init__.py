@@ -119,17 +119,21 @@ def authorized_night(night_id: int, write: bool) -> Night:
     return night
 
 
-def authorize(night: Night, write: bool) -> None:
-    """Edit token for writes; edit or view token for reads (:func:`referee.rights.night_right`, tokens only)."""
+def authorize(night: Night, write: bool, match: Match | None = None) -> rights.Right:
+    """Edit token for writes; edit or view token for reads (:func:`referee.rights.night_right`, tokens only).
+
+    With ``match``, a tournament's table token writes to that match if it is its table's (issue 30).
+    """
     token = _token()
     if not token:
         raise Denied(401, "This night needs its edit token (Authorization: Bearer ...) "
                           "or its view token (?view=...).")
-    right = rights.night_right(night, token, phone=False)  # a wrong token is counted there
+    right = rights.night_right(night, token, phone=False, match=match)  # a wrong token is counted there
     if right is rights.Right.NONE:
         raise Denied(403, "That token does not open this night.")
     if write and right is not rights.Right.EDIT:
         raise Denied(403, "The view token can only read; writes need the edit token.")
+    return right
 
 
 Render = Callable[[Any], tuple[int, dict[str, Any]]]
@@ -364,7 +368,7 @@ def create_match(night_id: int) -> Any:
 
 def _match_for(match_id: int, write: bool) -> Match:
     match = services.get_match(match_id)
-    authorize(match.night, write=write)
+    authorize(match.night, write=write, match=match)
     return match
 
 
@@ -442,4 +446,4 @@ def close_match(match_id: int) -> Any:
     return respond(idem, render, state)
 
 
-from referee.api import docs, groups, live, openapi, referee_routes  # noqa: E402,F401  (routes register on bp)
+from referee.api import docs, groups, live, openapi, referee_routes, tournaments  # noqa: E402,F401  (routes register on bp)

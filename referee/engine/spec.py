@@ -58,13 +58,15 @@ class GameSpec(Generic[S, R, Opt]):
     has_pot: bool = True
     can_carry: bool = False
     has_tricks: bool = False
+    #: The fewest players a match of the game seats (a tournament's seat draw never goes below it).
+    min_players: int = 2
 
 
 SVANGKNACK = GameSpec(
     name=svangknack.NAME, title="Svängknack", module=svangknack, Options=svangknack.Options,
     State=svangknack.State, Round=svangknack.Round, start=svangknack.start, parse_round=svangknack.parse_round,
     apply=svangknack.apply, check=svangknack.check, round_json=svangknack.round_json, close=svangknack.close,
-    state_json=svangknack.state_json, can_carry=True, has_tricks=True)
+    state_json=svangknack.state_json, can_carry=True, has_tricks=True, min_players=svangknack.MIN_PLAYERS)
 
 KUL = GameSpec(
     name=kul.NAME, title="Kul", module=kul, Options=kul.Options, State=kul.State, Round=kul.Round,

@@ -38,6 +38,9 @@ class PaymentKind(StrEnum):
     PAYMENT = "payment"
     OPENING = "opening"
     CARRY_OUT = "carry_out"
+    #: A finished tournament's entry fee and prize, net, per player (``carry_id`` ``tournament:<id>``;
+    #: the rows add up to zero). Part of the night's result, not a payment.
+    PRIZE = "prize"
 
 
 class MatchStatus(StrEnum):

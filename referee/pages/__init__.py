@@ -76,17 +76,19 @@ def grant(night: Night, edit: bool) -> None:
     session.permanent = True
 
 
-def can_edit(night: Night) -> bool:
-    return rights.phone_right(night) is rights.Right.EDIT
+def can_edit(night: Night, match: Match | None = None) -> bool:
+    """Whether this phone may write to ``night`` (or, with ``match``, to that match: a table leader's grant)."""
+    return rights.phone_right(night, match) is rights.Right.EDIT
 
 
 def can_view(night: Night) -> bool:
     return rights.phone_right(night) is not rights.Right.NONE
 
 
-def require(night: Night, edit: bool) -> None:
+def require(night: Night, edit: bool, match: Match | None = None) -> None:
     g.page_night = night  # its right goes out with the answer (_right_headers), allowed or not
-    if can_edit(night) if edit else can_view(night):
+    g.page_match = match
+    if can_edit(night, match) if edit else can_view(night):
         return
     if edit:
         abort(403, _("This phone may not change this game night. Ask the game leader for the edit link."))
@@ -107,7 +109,7 @@ def _right_headers(resp: Response) -> Response:
         return resp
     try:
         night_id = night.id
-        right = "edit" if can_edit(night) else "view" if can_view(night) else "none"
+        right = "edit" if can_edit(night, g.pop("page_match", None)) else "view" if can_view(night) else "none"
     except SQLAlchemyError:  # the database went away during the request: its own answer (503) stands
         db.session.rollback()
         return resp
@@ -130,7 +132,7 @@ def _match(match_id: int, edit: bool = False) -> Match:
         match = services.get_match(match_id)
     except services.NotFound:
         abort(404)
-    require(match.night, edit)
+    require(match.night, edit, match)
     return match
 
 
@@ -206,6 +208,25 @@ def edit_link(token: str) -> Any:
     if re.fullmatch(r"/matches/\d+/table", target):
         return redirect(target)
     return redirect(url_for("pages.night", night_id=night.id))
+
+
+@bp.get("/t/<token>")
+def table_link(token: str) -> Any:
+    """A tournament table's link (issue 30): this phone may enter, void and close that table's rounds only.
+
+    The session keeps the table token's fingerprint under the match (a new
+    token, the organiser's revoke, ends the grant) and the night's view right.
+    """
+    table = rights.table_link(token)  # 429 after too many wrong tokens; a wrong one is counted
+    if table is None:
+        abort(404)
+    grants = session.get(rights.TABLE_GRANTS, {})
+    grants = dict(grants) if isinstance(grants, dict) else {}
+    grants.pop(str(table.match_id), None)
+    grants[str(table.match_id)] = rights.fingerprint(table.token)
+    session[rights.TABLE_GRANTS] = dict(list(grants.items())[-50:])
+    grant(table.tournament.night, edit=False)
+    return redirect(url_for("pages.match", match_id=table.match_id))
 
 
 @bp.get("/v/<token>")

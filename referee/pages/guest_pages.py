@@ -47,7 +47,7 @@ def _key(match: Match) -> tuple[Any, ...] | None:
     from referee.pages.extra import offline
 
     if (not request.headers.get("X-Live") or request.method != "GET" or current_app.config["GUEST_PAGES"] <= 0
-            or can_edit(match.night) or offline.done_key()):
+            or can_edit(match.night, match) or offline.done_key()):
         return None
     return (*history.identity(match), match.created_at, match.night.live_version, match.snapshot.version,
             str(get_locale()), request.full_path)

@@ -132,7 +132,7 @@ def match_state(match: Any) -> str:
     from referee import round_parse
     from referee.pages import can_edit
 
-    if match is None or round_parse.module(match.game) is None or not can_edit(match.night):
+    if match is None or round_parse.module(match.game) is None or not can_edit(match.night, match):
         return ""
     snap = match.snapshot
     return json.dumps({"match": match.id, "game": match.game, "next": snap.next_seq, "state": snap.state,

@@ -60,7 +60,7 @@ def schloapfer_eyes() -> Any:
             except BadInput as exc:
                 error = explain(exc)
     targets: list[tuple[int, str]] = []
-    if match is not None and can_edit(match.night) and match.status != "closed":
+    if match is not None and can_edit(match.night, match) and match.status != "closed":
         state = services.state_of(match)
         in_match = [i for i, s in enumerate(state.status) if s == "in"]
         targets = [(i, match.seats[i]) for i in in_match]

@@ -97,7 +97,7 @@ def _check(game: str, setup: Setup) -> tuple[dict[str, Any] | None, str | None]:
 def _page(game: str, setup: Setup, match: Match | None, verdict: dict[str, Any] | None, error: str | None,
           status: int = 200) -> Any:
     ranks = RANKS[4:] if game == "schloapfer" else RANKS
-    editable = match is not None and can_edit(match.night) and not services.state_of(match).finished
+    editable = match is not None and can_edit(match.night, match) and not services.state_of(match).finished
     return render_template("pages/trick_referee.html", game=game, title=TITLES[game], setup=setup,
                            match=match, verdict=verdict, error=error, suits=SUIT_BUTTONS, ranks=ranks,
                            hand_size=tricks.HAND_SIZE[game], form=_round_form(match) if editable else None), status

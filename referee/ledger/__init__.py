@@ -1,0 +1,1 @@
+"""The ledger: the only code that writes a night's rows (services, payments, tournaments ...)."""

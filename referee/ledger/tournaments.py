@@ -1,0 +1,265 @@
+"""Tournaments in the ledger (issue 30): create one (a night, its players, the first series' tables), draw the next.
+
+A tournament is a night whose matches are its tables, so rounds, voids,
+closes, the live stream, the settlement and the exports are the night's.
+This module writes the rows only the tournament has (the tournament, its
+tables with their tokens) and, when the last series is over, the entry fees
+and prizes: one ``prize`` payment row per player (the prize won less the fee
+paid, ``carry_id`` ``tournament:<id>``), which the settlement adds to the
+player's result. The rows add up to zero (every unit of the pool is given
+out), so balances plus pots still sum to zero. What is decided (seats,
+rankings, standings, shares) is decided by :mod:`referee.engine.tournament`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import date as Date
+from typing import Any
+
+from referee import games, live, services
+from referee.engine import BadInput
+from referee.engine import tournament as draw
+from referee.engine.records import dump, parse_options
+from referee.engine.spec import spec
+from referee.engine.vocab import MatchStatus, PaymentKind
+from referee.idempotency import Idem
+from referee.ledger import standings
+from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db
+
+#: The most players one tournament seats (200 at 40 tables of 5 is the issue's club evening).
+MAX_PLAYERS = 400
+MAX_SERIES = 50
+MAX_TABLE_SIZE = 16
+MAX_SEED = 100
+
+
+class StillPlaying(Exception):
+    """``next`` while tables of the series still play (409 with their numbers)."""
+
+    def __init__(self, tables: list[int]) -> None:
+        super().__init__("Some tables are still playing this series.")
+        self.tables = tables
+
+
+class Finished(Exception):
+    """``next`` on a finished tournament (409)."""
+
+
+def _int(value: object, field: str, default: int, low: int, high: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadInput(field, "%(field)s must be a whole number from %(low)s to %(high)s.",
+                       field=field, low=low, high=high)
+    return value
+
+
+def _players(value: object) -> list[str]:
+    """Distinct player names (more than a night's usual 40 may come to a club evening)."""
+    if not isinstance(value, list):
+        raise BadInput("players", "players must be a list of names.")
+    if len(value) > MAX_PLAYERS:
+        raise BadInput("players", "At most %(n)s players.", n=MAX_PLAYERS)
+    names = [services.clean_player(v, "players") for v in value]
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            raise BadInput("players", "%(name)s is named twice.", name=repr(name))
+        seen.add(name.casefold())
+    return names
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked request to create a tournament: everything is valid before anything is written."""
+
+    name: str
+    currency: str
+    game: str
+    players: list[str]
+    table_size: int
+    series: int
+    fmt: str
+    advance: int
+    stake: int
+    options: Any
+    entry_fee: int
+    prizes: tuple[int, ...]
+    seed: str
+
+
+def check(data: dict[str, Any]) -> Plan:
+    """The request's fields checked (400 naming the field), the first draw made and every table started."""
+    name = services.clean_name(data.get("name"), "name", services.MAX_TEXT)
+    code = services.clean_currency(data.get("currency"))
+    money = services.currency_money(code)
+    game = data.get("game")
+    if not isinstance(game, str) or game not in games.GAMES:
+        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
+    players = _players(data.get("players"))
+    table_size = _int(data.get("table_size"), "table_size", 0, 1, MAX_TABLE_SIZE)
+    if "table_size" not in data:
+        raise BadInput("table_size", "table_size must be a whole number from %(low)s to %(high)s.",
+                       field="table_size", low=1, high=MAX_TABLE_SIZE)
+    fmt = data.get("format", draw.Format.SERIES)
+    if fmt not in tuple(draw.Format):
+        raise BadInput("format", "format must be series or knockout.")
+    series = _int(data.get("series"), "series", 1, 1, MAX_SERIES)
+    advance = _int(data.get("advance"), "advance", 1, 1, MAX_TABLE_SIZE)
+    stake = 0 if data.get("stake") in (None, "") else money.parse(data["stake"], "stake")
+    if stake < 0:
+        raise BadInput("stake", "stake cannot be negative.")
+    options = parse_options(games.game(game).Options, data.get("options"))
+    fee = 0 if data.get("entry_fee") in (None, "") else money.parse(data["entry_fee"], "entry_fee")
+    if fee < 0:
+        raise BadInput("entry_fee", "entry_fee cannot be negative.")
+    prizes = draw.check_prizes(data.get("prizes", []), len(players))
+    if fee and not prizes:
+        raise BadInput("prizes", "An entry fee needs prizes to split the pool among.")
+    seed = data.get("seed")
+    if seed is None:
+        seed = secrets.token_hex(8)
+    if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED:
+        raise BadInput("seed", "seed must be text of 1 to %(n)s characters.", n=MAX_SEED)
+    minimum = spec(game).min_players
+    if fmt == draw.Format.KNOCKOUT:
+        series = len(draw.knockout_plan(len(players), table_size, minimum, advance))
+    else:
+        draw.table_sizes(len(players), table_size, minimum)
+    return Plan(name, code, game, players, table_size, series, str(fmt), advance, stake, options, fee, prizes,
+                seed)
+
+
+def create(plan: Plan, *, group: object = None, group_token: object = None, date: Date | None = None,
+           place: object = "", idem: Idem | None = None) -> Tournament:
+    """The tournament's night with its players, and the first series' tables, in one write."""
+    place = "" if place in (None, "") else services.clean_name(place, "place", services.MAX_TEXT)
+    group_name = services.clean_name(group, "group", services.MAX_TEXT) if group else plan.name
+    tables = draw.draw(plan.players, plan.table_size, spec(plan.game).min_players, plan.seed, 1)
+    states = [_start(plan.game, t.players, plan.stake, plan.options) for t in tables]  # 422 before any write
+    with services.writing(idem=idem):
+        if group_token is not None:
+            grp = services.group_by_token(group_token) if isinstance(group_token, str) else None
+            if grp is None:
+                raise services.NotFound("No group has that token.")
+        else:
+            grp = Group(name=group_name)
+            db.session.add(grp)
+        night = Night(group=grp, name=plan.name, currency=plan.currency, date=date, place=place, leader="")
+        db.session.add(night)
+        for pname in plan.players:
+            services.seat_player(night, pname)
+        db.session.flush()
+        tourn = Tournament(night=night, name=plan.name, game=plan.game, format=plan.fmt, series_count=plan.series,
+                           current_series=1, table_size=plan.table_size, advance=plan.advance, stake=plan.stake,
+                           options=dump(plan.options), entry_fee=plan.entry_fee, prizes=list(plan.prizes),
+                           seed=plan.seed, finished=False)
+        db.session.add(tourn)
+        db.session.flush()
+        _seat_tables(tourn, night, tables, states, 1)
+        services.store_reply(idem, tourn)
+    return tourn
+
+
+def _start(game: str, seats: tuple[str, ...], stake: int, options: Any) -> Any:
+    return games.game(game).start(seats, seats[0], stake, options)
+
+
+def _seat_tables(tourn: Tournament, night: Night, tables: tuple[draw.Table, ...], states: list[Any],
+                 series: int) -> None:
+    """Inside a write: one match per table (its first seat deals first) and the table's row with its token."""
+    for table, state in zip(tables, states, strict=True):
+        match = Match(night_id=night.id, game=tourn.game, seats=list(table.players), first_dealer=table.players[0],
+                      stake=tourn.stake, options=tourn.options, carried_in=0)
+        db.session.add(match)
+        db.session.flush()
+        db.session.add(Snapshot(match_id=match.id, version=0, next_seq=1, state=dump(state)))
+        db.session.add(TournamentTable(tournament=tourn, series=series, number=table.number, match=match))
+        live.note(night.id, "match", match.id)
+    db.session.flush()
+    db.session.expire(night, ["matches"])
+
+
+def get(tournament_id: int) -> Tournament:
+    tourn = db.session.get(Tournament, tournament_id)
+    if tourn is None:
+        raise services.NotFound(f"There is no tournament {tournament_id}.")
+    return tourn
+
+
+def current_tables(tourn: Tournament) -> list[TournamentTable]:
+    return [t for t in tourn.tables if t.series == tourn.current_series]
+
+
+def series_of(tourn: Tournament) -> dict[int, list[TournamentTable]]:
+    out: dict[int, list[TournamentTable]] = {}
+    for table in tourn.tables:
+        out.setdefault(table.series, []).append(table)
+    return out
+
+
+def _is_last(tourn: Tournament, tables: list[TournamentTable]) -> bool:
+    if tourn.format == draw.Format.KNOCKOUT:
+        return len(tables) == 1
+    return tourn.current_series >= tourn.series_count
+
+
+def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
+    """The next series' tables, or, after the last series, the end: fees and prizes into the night.
+
+    Checked and written under the night's lock, so two organisers' phones
+    pressing "next" at once draw one series, and the other gets the 409 of
+    the new series' tables still playing.
+    """
+    with services.writing(idem=idem):
+        tourn = get(tournament_id)
+        services.lock_nights(tourn.night_id)
+        db.session.refresh(tourn)
+        if tourn.finished:
+            raise Finished("The tournament is finished.")
+        tables = current_tables(tourn)
+        playing = [t.number for t in tables if t.match.status != MatchStatus.CLOSED]
+        if playing:
+            raise StillPlaying(playing)
+        if _is_last(tourn, tables):
+            _finish(tourn)
+        else:
+            _draw_next(tourn, tables)
+        services.store_reply(idem, tourn)
+    return tourn
+
+
+def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
+    if tourn.format == draw.Format.KNOCKOUT:
+        going: list[str] = []
+        for table in tables:
+            going.extend(draw.advancing(standings.table_ranking(table.match), tourn.advance, tourn.seed,
+                                        tourn.current_series, table.number))
+    else:
+        going = tourn.night.player_names
+    series = tourn.current_series + 1
+    drawn = draw.draw(going, tourn.table_size, spec(tourn.game).min_players, tourn.seed, series)
+    options = parse_options(games.game(tourn.game).Options, tourn.options)
+    states = [_start(tourn.game, t.players, tourn.stake, options) for t in drawn]
+    tourn.current_series = series
+    _seat_tables(tourn, tourn.night, drawn, states, series)
+    live.note(tourn.night_id, "tournament")
+    db.session.expire(tourn, ["tables"])
+
+
+def _finish(tourn: Tournament) -> None:
+    """The tournament ends: each player's prize less the fee, as one ``prize`` row each (adding up to zero)."""
+    rows = standings.standings(tourn)
+    players = tourn.night.player_names
+    won = {p.player: p.amount for p in draw.prizes(rows, tourn.entry_fee * len(players), tourn.prizes, tourn.seed)}
+    nets = {name: won.get(name, 0) - tourn.entry_fee for name in players}
+    assert sum(nets.values()) == 0, nets  # every unit of the pool is given out (a bug otherwise)
+    for name, net in nets.items():
+        if net:
+            db.session.add(Payment(night_id=tourn.night_id, kind=PaymentKind.PRIZE, payer=name, payee="",
+                                   amount=net, carry_id=f"tournament:{tourn.id}"))
+    tourn.finished = True
+    live.note(tourn.night_id, "tournament")
+
