@@ -132,7 +132,7 @@ class Figures:
     halls: list[float] = field(default_factory=list)
     missing_events: int = 0
     missing_halls: int = 0
-    hall_reads: int = 0
+    hall_reads: list[float] = field(default_factory=list)  # seconds each GET /api/tournaments/<id> took
     hall_failed: list[int] = field(default_factory=list)
     memory: dict[str, int] = field(default_factory=dict)  # KiB, all servers: idle, streams open, end
 
@@ -180,7 +180,7 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], block: fl
             else:
                 figures.events.append(max(0.0, arrived - answered))
     for hall in halls:
-        figures.hall_reads += len(hall.reads)
+        figures.hall_reads += [ended - began for began, ended in hall.reads]
         figures.hall_failed += hall.failed
         for t in tables:
             for round_no, answered in t.answered.items():
@@ -297,7 +297,9 @@ def report(f: Figures, args: argparse.Namespace) -> list[str]:
           f"max {ms(max(f.events, default=float('nan')))}  events={len(f.events)} missing={f.missing_events}")
     print(f"hall display updated after:   p50 {ms(percentile(f.halls, 50))}  p99 {ms(percentile(f.halls, 99))}  "
           f"max {ms(max(f.halls, default=float('nan')))}  rounds={len(f.halls)} missing={f.missing_halls}  "
-          f"(reads {f.hall_reads}{f', failed {f.hall_failed[:5]}' if f.hall_failed else ''})")
+          f"(reads {len(f.hall_reads)}{f', failed {f.hall_failed[:5]}' if f.hall_failed else ''})")
+    print(f"hall's GET /api/tournaments:  p50 {ms(percentile(f.hall_reads, 50))}  "
+          f"p99 {ms(percentile(f.hall_reads, 99))}  (one read at a time per hall)")
     mem = f.memory
     print(f"server memory (RSS, {'both servers' if f.backend == 'postgres' else 'master + workers'}): "
           f"idle {mem['idle'] / 1024:.0f} MiB, streams open {mem['streams'] / 1024:.0f} MiB, "
