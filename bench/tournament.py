@@ -149,17 +149,18 @@ def create(port: int, tables: int) -> dict[str, Any]:
     return Client(port).json("POST", "/api/tournaments", body)
 
 
-def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], block: float,
+def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], block: float, halls_count: int,
                  figures: Figures, servers: list[Server]) -> tuple[Timings, float]:
     """One block with every player's phone and two hall displays on the stream; the delays go into ``figures``."""
     night, view = tour["night"], tour["view_token"]
     phones = [Viewer(port, night, t.edit_token if seat == 0 else view, t.id, whole_night=False)
               for t in tables for seat in range(len(t.players))]
-    halls = [Hall(port, night, view, tour["id"]) for _ in range(2)]
+    halls = [Hall(port, night, view, tour["id"]) for _ in range(halls_count)]
     for v in [*phones, *halls]:
         v.start()
+    deadline = time.monotonic() + 60  # one deadline for all: a stream that never opens costs 60 s, not 60 s each
     for v in [*phones, *halls]:
-        v.opened.wait(30)
+        v.opened.wait(max(0.0, deadline - time.monotonic()))
     failed = [v.error or "no first event" for v in [*phones, *halls] if v.error or not v.opened.is_set()]
     if failed:
         raise RuntimeError(f"{len(failed)} of {len(phones) + len(halls)} streams did not open: {failed[:3]}")
@@ -209,7 +210,7 @@ def evening(port: int, args: argparse.Namespace, figures: Figures, servers: list
             for t in tables:  # gunicorn dropped the idle kept-alive connection (keepalive 2 s): a fresh one
                 t.client.close()
             if condition == "with":
-                timings, seconds = with_viewers(port, tour, tables, args.block, figures, servers)
+                timings, seconds = with_viewers(port, tour, tables, args.block, args.halls, figures, servers)
                 time.sleep(HANG_UP if args.block >= 5 else 0.5)  # the server lets the streams go
             else:
                 timings, seconds = enter_rounds(tables, args.block)
@@ -286,8 +287,8 @@ def run_backend(backend: str, args: argparse.Namespace) -> Figures | None:
 def report(f: Figures, args: argparse.Namespace) -> list[str]:
     """The backend's figures and its verdict lines (returned for the summary)."""
     w, o = f.rounds["with"], f.rounds["without"]
-    print(f"\n=== {f.backend}: {args.tables} tables of {SEATS} ({args.tables * SEATS} phones + 2 hall displays), "
-          f"{args.blocks} x {args.block:g} s each way; {machine()} ===")
+    print(f"\n=== {f.backend}: {args.tables} tables of {SEATS} ({args.tables * SEATS} phones + {args.halls} hall "
+          f"displays), {args.blocks} x {args.block:g} s each way; {machine()} ===")
     for name, t in (("without viewers", o), ("with viewers", w)):
         failed = f", failed {dict(t.failed)}" if t.failed else ""
         print(f"round entry {name:<16} {len(t.ok) / f.seconds[name.split()[0]]:7.1f} rounds/s  "
@@ -313,7 +314,8 @@ def report(f: Figures, args: argparse.Namespace) -> list[str]:
         f"{verdict(ev99 < GOAL_EVENT_P99 and not f.missing_events)}  phone's event p99 < {GOAL_EVENT_P99:g} s: "
         f"{ev99:.3f} s{f' ({f.missing_events} missing)' if f.missing_events else ''}",
         f"{verdict(hall99 < GOAL_HALL_P99 and not f.missing_halls)}  hall update p99 < {GOAL_HALL_P99:g} s: "
-        f"{hall99:.3f} s{f' ({f.missing_halls} missing)' if f.missing_halls else ''}",
+        f"{hall99:.3f} s{f' ({f.missing_halls} missing)' if f.missing_halls else ''}" if args.halls else
+        "----  hall update: no hall displays (--halls 0)",
         f"{describe(ratios, GOAL_RATIO, at_most=False)}  round entry with viewers / without, per pair of blocks"
         if ratios else "MISS  no ratio: a condition entered no rounds",
     ]
@@ -325,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=40, help="tables of 5 players (40)")
     parser.add_argument("--block", type=float, default=8.0, help="seconds per timed block (8)")
     parser.add_argument("--blocks", type=int, default=3, help="blocks of each condition, alternating (3)")
+    parser.add_argument("--halls", type=int, default=2, help="hall displays (2; 0: what the phones alone cost)")
     parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2 blocks of 2 s each way")
     args = parser.parse_args(argv)
