@@ -62,6 +62,8 @@ THREADS = 400
 LIVE_STREAMS = THREADS - 60
 #: A stream's server thread notices a phone that hung up within ``referee.live.LOOK`` (2 s).
 HANG_UP = 2.5
+#: After a block, how long the phones' last events and the halls' last reads may take; later is "missing".
+SETTLE = 15.0
 
 
 class Table(NightMatch):
@@ -86,6 +88,7 @@ class Hall(Viewer):
         self.reads: list[tuple[float, float]] = []  # (began, ended) of each successful read
         self.failed: list[int] = []
         self.dirty = threading.Event()
+        self.reading = False
         self.reader = threading.Thread(target=self._read_loop, daemon=True)
 
     def on_event(self, event: dict[str, Any], now: float) -> None:
@@ -98,9 +101,11 @@ class Hall(Viewer):
         while not self.closed:
             if not self.dirty.wait(0.2):
                 continue
+            self.reading = True
             self.dirty.clear()
             began = time.monotonic()
             status, _, _ = client.request("GET", self.path)
+            self.reading = False
             if status == 200:
                 self.reads.append((began, time.monotonic()))
             else:
@@ -110,6 +115,10 @@ class Hall(Viewer):
     def start(self) -> None:
         super().start()
         self.reader.start()
+
+    def idle(self) -> bool:
+        """No read running and none due: the display shows every event it heard."""
+        return not self.reading and not self.dirty.is_set()
 
     def updated(self, match: int, round_no: int) -> float | None:
         """When the hall showed the round: the end of the first read that began after the round's event."""
@@ -169,10 +178,14 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], block: fl
     timings, seconds = enter_rounds(tables, block)
     memory = sum(s.memory_kib() for s in servers)
     figures.memory["streams"] = max(figures.memory.get("streams", 0), memory)
-    time.sleep(min(1.5, block / 2))  # the last events and hall reads are on their way
+    by_id = {t.id: t for t in tables}
+    settle = time.monotonic() + SETTLE  # the last events and hall reads are on their way: wait for them
+    while time.monotonic() < settle and not (
+            all(set(by_id[p.match_id].answered) <= set(p.arrived) for p in phones)
+            and all(h.idle() and len(h.seen) >= sum(len(t.answered) for t in tables) for h in halls)):
+        time.sleep(0.1)
     for v in [*phones, *halls]:
         v.close()
-    by_id = {t.id: t for t in tables}
     for phone in phones:
         for round_no, answered in by_id[phone.match_id].answered.items():
             arrived = phone.arrived.get(round_no)
