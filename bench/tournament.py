@@ -1,6 +1,6 @@
 """Club evening: 40 tables of 5 play Svängknack, 200 phones and two hall displays follow live (issue 30, "Scale").
 
-Run from the repository root: ``.venv/bin/python bench/tournament.py`` (about four minutes: SQLite, then
+Run from the repository root: ``.venv/bin/python bench/tournament.py`` (about three minutes idle: SQLite, then
 PostgreSQL) or ``--quick`` (a smoke run; ``--tables 2`` makes it tiny). Only HTTP, as a club's phones do.
 
 For each backend it starts the app as ``make run`` serves it (gunicorn, 2 gthread workers x 400 threads,
@@ -34,6 +34,7 @@ import multiprocessing
 import random
 import shutil
 import signal
+import statistics
 import sys
 import tempfile
 import threading
@@ -329,7 +330,10 @@ def report(f: Figures, args: argparse.Namespace) -> list[str]:
         f"{verdict(hall99 < GOAL_HALL_P99 and not f.missing_halls)}  hall update p99 < {GOAL_HALL_P99:g} s: "
         f"{hall99:.3f} s{f' ({f.missing_halls} missing)' if f.missing_halls else ''}" if args.halls else
         "----  hall update: no hall displays (--halls 0)",
-        f"{describe(ratios, GOAL_RATIO, at_most=False)}  round entry with viewers / without, per pair of blocks"
+        (f"{describe(ratios, GOAL_RATIO, at_most=False)}  round entry with viewers / without, per pair of blocks"
+         if not (w.failed or o.failed) else
+         f"MISS  round entry with viewers / without: no fair ratio, round entries failed "
+         f"(without {dict(o.failed)}, with {dict(w.failed)}): {statistics.median(ratios):.2f}x")
         if ratios else "MISS  no ratio: a condition entered no rounds",
     ]
     return lines
