@@ -12,7 +12,7 @@ from typing import Any
 from flask import jsonify
 
 from referee import games
-from referee.api import bp, openapi_games
+from referee.api import bp, openapi_games, openapi_tournaments
 from referee.api.openapi_games import CARD as _CARD
 from referee.api.openapi_games import MONEY as _MONEY
 from referee.api.openapi_games import NAMES as _NAMES
@@ -349,9 +349,12 @@ def document() -> dict[str, Any]:
             "SL-2: the eyes of a set of cards for a trump suit.", "The eyes", _ref("SchloapferEyesAnswer"),
             body=_ref("SchloapferEyesQuestion"), auth=False, errors=("400", "413"))},
     }
+    paths |= openapi_tournaments.paths(_op, _IDEM, _VIEW)
+    schemas |= openapi_tournaments.schemas()
+    ids = OPERATION_IDS | openapi_tournaments.OPERATION_IDS
     for path, operations in paths.items():
         for operation in operations.values():
-            operation["operationId"] = OPERATION_IDS[path]
+            operation["operationId"] = ids[path]
     return {
         "openapi": "3.1.0",
         "info": {"title": "referee", "version": "1.0",

@@ -1,7 +1,7 @@
 """The tournaments of API.md "Tournaments" (issue 30): create, view, next series, revoke a table's token.
 
-HTTP only: the checks and writes are :mod:`referee.ledger.tournaments`'s,
-the standings :mod:`referee.ledger.standings`'s. Rights: the organiser's
+HTTP only: the checks and writes are :mod:`referee.tourneys.tournaments`'s,
+the standings :mod:`referee.tourneys.standings`'s. Rights: the organiser's
 edit token (the night's) does everything; the view token and a table token
 read; a table token writes to its own table's match only (the match
 routes), never here. Only the edit token's answers show tokens.
@@ -13,32 +13,31 @@ from typing import Any
 
 from flask import Response, jsonify
 
-from referee import idempotency, rights, services
 from referee.api import Denied, _date, authorize, body, bp, error, respond
 from referee.engine import tournament as draw
-from referee.ledger import standings, tables
-from referee.ledger import tournaments as ledger
+from referee.ledger import idempotency, inputs, rights, standings, tables, tx
+from referee.ledger import tournaments as tourneys
 from referee.models import MAX_ID, Tournament, TournamentTable
 
 FIELDS = {"name", "currency", "game", "players", "table_size", "series", "stake", "options", "format", "advance",
           "entry_fee", "prizes", "seed", "group", "group_token", "date", "place"}
 
 
-@bp.errorhandler(ledger.StillPlaying)
-def _still_playing(exc: ledger.StillPlaying) -> tuple[Response, int]:
+@bp.errorhandler(tourneys.StillPlaying)
+def _still_playing(exc: tourneys.StillPlaying) -> tuple[Response, int]:
     return error(409, "Some tables are still playing this series.", tables=exc.tables)
 
 
-@bp.errorhandler(ledger.Finished)
-def _finished(_exc: ledger.Finished) -> tuple[Response, int]:
+@bp.errorhandler(tourneys.Finished)
+def _finished(_exc: tourneys.Finished) -> tuple[Response, int]:
     return error(409, "The tournament is finished.")
 
 
 def _tournament(tournament_id: int, write: bool) -> tuple[Tournament, rights.Right]:
     """The tournament of the URL (404 if none) and the request's right on its night (401/403 as for a night)."""
     if tournament_id > MAX_ID:
-        raise services.NotFound(f"There is no tournament {tournament_id}.")
-    tourn = ledger.get(tournament_id)
+        raise tx.NotFound(f"There is no tournament {tournament_id}.")
+    tourn = tourneys.get(tournament_id)
     return tourn, authorize(tourn.night, write)
 
 
@@ -50,7 +49,7 @@ def _table_json(table: TournamentTable, *, token: bool) -> dict[str, Any]:
 
 def tournament_json(tourn: Tournament, right: rights.Right) -> dict[str, Any]:
     """The GET body; tokens (the organiser's tables') and the seed only for the edit right."""
-    money = services.night_money(tourn.night)
+    money = inputs.night_money(tourn.night)
     edit = right is rights.Right.EDIT
     rows = standings.standings(tourn)
     knockout = tourn.format == draw.Format.KNOCKOUT
@@ -59,15 +58,14 @@ def tournament_json(tourn: Tournament, right: rights.Right) -> dict[str, Any]:
         "series": tourn.current_series, "of": tourn.series_count, "finished": tourn.finished,
         "currency": tourn.night.currency, "table_size": tourn.table_size, "stake": money.format(tourn.stake),
         "entry_fee": money.format(tourn.entry_fee),
-        "pool": money.format(tourn.entry_fee * len(tourn.night.player_names)),
+        "pool": money.format(tourn.entry_fee * len(rows)),
         "prize_split": list(tourn.prizes),
-        "tables": [_table_json(t, token=edit) for t in ledger.current_tables(tourn)],
+        "tables": [_table_json(t, token=edit) for t in tourneys.current_tables(tourn)],
         "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
                        "matches": r.matches} | ({"out_in_series": r.out_in_series} if knockout else {})
                       for r in rows],
         "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount)}
-                   for p in (draw.prizes(rows, tourn.entry_fee * len(tourn.night.player_names), tourn.prizes,
-                                         tourn.seed) if tourn.finished else ())],
+                   for p in standings.prizes_paid(tourn, rows)],
     }
     if knockout:
         out["advance"] = tourn.advance
@@ -81,17 +79,17 @@ def _created(tourn: Tournament) -> tuple[int, dict[str, Any]]:
     return 201, {"id": tourn.id, "night": night.id, "edit_token": night.edit_token, "view_token": night.view_token,
                  "group_token": night.group.token, "seed": tourn.seed, "series": tourn.current_series,
                  "of": tourn.series_count,
-                 "tables": [_table_json(t, token=True) for t in ledger.current_tables(tourn)]}
+                 "tables": [_table_json(t, token=True) for t in tourneys.current_tables(tourn)]}
 
 
 @bp.post("/tournaments")
 def create_tournament() -> Any:
     idem = idempotency.from_request(_created)
     data = body(FIELDS, {"name", "currency", "game", "players", "table_size"})
-    plan = ledger.check(data)
+    plan = tourneys.check(data)
     if isinstance(data.get("group_token"), str) and rights.group(data["group_token"]) is None:  # counted
-        raise services.NotFound("No group has that token.")
-    tourn = ledger.create(plan, group=data.get("group"), group_token=data.get("group_token"),
+        raise tx.NotFound("No group has that token.")
+    tourn = tourneys.create(plan, group=data.get("group"), group_token=data.get("group_token"),
                           date=_date(data.get("date")), place=data.get("place", ""), idem=idem)
     return respond(idem, _created, tourn)
 
@@ -106,7 +104,7 @@ def _next_answer(tourn: Tournament) -> tuple[int, dict[str, Any]]:
     if tourn.finished:
         return 200, tournament_json(tourn, rights.Right.EDIT)
     return 201, {"id": tourn.id, "series": tourn.current_series, "of": tourn.series_count, "finished": False,
-                 "tables": [_table_json(t, token=True) for t in ledger.current_tables(tourn)]}
+                 "tables": [_table_json(t, token=True) for t in tourneys.current_tables(tourn)]}
 
 
 @bp.post("/tournaments/<int:tournament_id>/next")
@@ -114,7 +112,7 @@ def next_series(tournament_id: int) -> Any:
     """The organiser draws the next series (403 before 409), or finishes the tournament after the last."""
     _tournament(tournament_id, write=True)
     idem = idempotency.from_request(_next_answer)
-    tourn = ledger.next_series(tournament_id, idem=idem)
+    tourn = tourneys.next_series(tournament_id, idem=idem)
     return respond(idem, _next_answer, tourn)
 
 
@@ -122,9 +120,9 @@ def next_series(tournament_id: int) -> Any:
 def revoke_table(tournament_id: int, number: int) -> Any:
     """A new token for a table of the current series: the old one can no longer write or read."""
     tourn, _right = _tournament(tournament_id, write=True)
-    table = next((t for t in ledger.current_tables(tourn) if t.number == number), None)
+    table = next((t for t in tourneys.current_tables(tourn) if t.number == number), None)
     if table is None:
-        raise services.NotFound(f"The current series has no table {number}.")
+        raise tx.NotFound(f"The current series has no table {number}.")
     if tourn.finished:
         raise Denied(409, "The tournament is finished.")
     token = tables.revoke_table(tourn, table)

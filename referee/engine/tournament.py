@@ -2,16 +2,17 @@
 
 Pure arithmetic on names and integers (minor units), no database: the ledger
 (:mod:`referee.ledger.tournaments`) stores what these functions decide and
-feeds them the tables' match results. Everything random comes from
-``random.Random(f"{seed}:{series}:{what}")``: a string seed is hashed the
-same way in every process (unlike ``hash()``), so the same seed and players
-give the same tables, series after series, on every server, and each series
-gets a draw of its own.
+feeds them the tables' match results. Everything random is a shuffle keyed
+by ``f"{seed}:{series}:{what}"`` and SHA-256 (:class:`Draw`): the same in
+every process and Python version (unlike ``hash()``, and unlike the engine's
+forbidden ``random`` module, whose algorithms may change), so the same seed
+and players give the same tables, series after series, on every server, and
+each series gets a draw of its own.
 """
 
 from __future__ import annotations
 
-import random
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -57,9 +58,26 @@ class Prize:
     amount: int
 
 
-def _rng(seed: str, series: int, what: str) -> random.Random:
-    """The seeded generator of one decision (string seeds are stable across processes)."""
-    return random.Random(f"{seed}:{series}:{what}")
+class Draw:
+    """A seeded, reproducible shuffle: Fisher-Yates with each pick taken from SHA-256 of the key and step."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def below(self, step: int, n: int) -> int:
+        """A number from 0 to ``n - 1`` for this key and step (256 bits: no bias worth the name)."""
+        digest = hashlib.sha256(f"{self.key}:{step}".encode()).digest()
+        return int.from_bytes(digest, "big") % n
+
+    def shuffle(self, items: list[str]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i, i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def _rng(seed: str, series: int, what: str) -> Draw:
+    """The seeded shuffle of one decision."""
+    return Draw(f"{seed}:{series}:{what}")
 
 
 def table_sizes(players: int, table_size: int, minimum: int) -> tuple[int, ...]:

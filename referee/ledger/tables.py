@@ -15,9 +15,9 @@ import hmac
 
 from sqlalchemy import select, update
 
-from referee import live
+from referee.ledger import live
+from referee.ledger.tx import writing
 from referee.models import Tournament, TournamentTable, db, new_token, token_key
-from referee.services import writing
 
 
 def table_by_token(token: str) -> TournamentTable | None:

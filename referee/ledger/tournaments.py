@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from datetime import date as Date
 from typing import Any
 
-from referee import games, live, services
+from referee import games
 from referee.engine import BadInput
 from referee.engine import tournament as draw
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import spec
 from referee.engine.vocab import MatchStatus, PaymentKind
-from referee.idempotency import Idem
-from referee.ledger import standings
+from referee.ledger import inputs, live, nights, standings, tx
+from referee.ledger.idempotency import Idem
 from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db
 
 #: The most players one tournament seats (200 at 40 tables of 5 is the issue's club evening).
@@ -62,7 +62,7 @@ def _players(value: object) -> list[str]:
         raise BadInput("players", "players must be a list of names.")
     if len(value) > MAX_PLAYERS:
         raise BadInput("players", "At most %(n)s players.", n=MAX_PLAYERS)
-    names = [services.clean_player(v, "players") for v in value]
+    names = [inputs.clean_player(v, "players") for v in value]
     seen: set[str] = set()
     for name in names:
         if name.casefold() in seen:
@@ -92,16 +92,16 @@ class Plan:
 
 def check(data: dict[str, Any]) -> Plan:
     """The request's fields checked (400 naming the field), the first draw made and every table started."""
-    name = services.clean_name(data.get("name"), "name", services.MAX_TEXT)
-    code = services.clean_currency(data.get("currency"))
-    money = services.currency_money(code)
+    name = inputs.clean_name(data.get("name"), "name", inputs.MAX_TEXT)
+    code = inputs.clean_currency(data.get("currency"))
+    money = inputs.currency_money(code)
     game = data.get("game")
     if not isinstance(game, str) or game not in games.GAMES:
         raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
     players = _players(data.get("players"))
     table_size = _int(data.get("table_size"), "table_size", 0, 1, MAX_TABLE_SIZE)
     if "table_size" not in data:
-        raise BadInput("table_size", "table_size must be a whole number from %(low)s to %(high)s.",
+        raise BadInput("table_size", "%(field)s must be a whole number from %(low)s to %(high)s.",
                        field="table_size", low=1, high=MAX_TABLE_SIZE)
     fmt = data.get("format", draw.Format.SERIES)
     if fmt not in tuple(draw.Format):
@@ -135,22 +135,22 @@ def check(data: dict[str, Any]) -> Plan:
 def create(plan: Plan, *, group: object = None, group_token: object = None, date: Date | None = None,
            place: object = "", idem: Idem | None = None) -> Tournament:
     """The tournament's night with its players, and the first series' tables, in one write."""
-    place = "" if place in (None, "") else services.clean_name(place, "place", services.MAX_TEXT)
-    group_name = services.clean_name(group, "group", services.MAX_TEXT) if group else plan.name
+    place = "" if place in (None, "") else inputs.clean_name(place, "place", inputs.MAX_TEXT)
+    group_name = inputs.clean_name(group, "group", inputs.MAX_TEXT) if group else plan.name
     tables = draw.draw(plan.players, plan.table_size, spec(plan.game).min_players, plan.seed, 1)
     states = [_start(plan.game, t.players, plan.stake, plan.options) for t in tables]  # 422 before any write
-    with services.writing(idem=idem):
+    with tx.writing(idem=idem):
         if group_token is not None:
-            grp = services.group_by_token(group_token) if isinstance(group_token, str) else None
+            grp = nights.group_by_token(group_token) if isinstance(group_token, str) else None
             if grp is None:
-                raise services.NotFound("No group has that token.")
+                raise tx.NotFound("No group has that token.")
         else:
             grp = Group(name=group_name)
             db.session.add(grp)
         night = Night(group=grp, name=plan.name, currency=plan.currency, date=date, place=place, leader="")
         db.session.add(night)
         for pname in plan.players:
-            services.seat_player(night, pname)
+            nights.seat_player(night, pname)
         db.session.flush()
         tourn = Tournament(night=night, name=plan.name, game=plan.game, format=plan.fmt, series_count=plan.series,
                            current_series=1, table_size=plan.table_size, advance=plan.advance, stake=plan.stake,
@@ -159,7 +159,7 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
         db.session.add(tourn)
         db.session.flush()
         _seat_tables(tourn, night, tables, states, 1)
-        services.store_reply(idem, tourn)
+        tx.store_reply(idem, tourn)
     return tourn
 
 
@@ -185,19 +185,13 @@ def _seat_tables(tourn: Tournament, night: Night, tables: tuple[draw.Table, ...]
 def get(tournament_id: int) -> Tournament:
     tourn = db.session.get(Tournament, tournament_id)
     if tourn is None:
-        raise services.NotFound(f"There is no tournament {tournament_id}.")
+        raise tx.NotFound(f"There is no tournament {tournament_id}.")
     return tourn
 
 
 def current_tables(tourn: Tournament) -> list[TournamentTable]:
-    return [t for t in tourn.tables if t.series == tourn.current_series]
-
-
-def series_of(tourn: Tournament) -> dict[int, list[TournamentTable]]:
-    out: dict[int, list[TournamentTable]] = {}
-    for table in tourn.tables:
-        out.setdefault(table.series, []).append(table)
-    return out
+    """The current series' tables, with their matches (one query)."""
+    return [t for t in standings.tables_of(tourn) if t.series == tourn.current_series]
 
 
 def _is_last(tourn: Tournament, tables: list[TournamentTable]) -> bool:
@@ -213,9 +207,9 @@ def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
     pressing "next" at once draw one series, and the other gets the 409 of
     the new series' tables still playing.
     """
-    with services.writing(idem=idem):
+    with tx.writing(idem=idem):
         tourn = get(tournament_id)
-        services.lock_nights(tourn.night_id)
+        tx.lock_nights(tourn.night_id)
         db.session.refresh(tourn)
         if tourn.finished:
             raise Finished("The tournament is finished.")
@@ -227,7 +221,7 @@ def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
             _finish(tourn)
         else:
             _draw_next(tourn, tables)
-        services.store_reply(idem, tourn)
+        tx.store_reply(idem, tourn)
     return tourn
 
 
@@ -238,7 +232,7 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
             going.extend(draw.advancing(standings.table_ranking(table.match), tourn.advance, tourn.seed,
                                         tourn.current_series, table.number))
     else:
-        going = tourn.night.player_names
+        going = standings.players(tourn)
     series = tourn.current_series + 1
     drawn = draw.draw(going, tourn.table_size, spec(tourn.game).min_players, tourn.seed, series)
     options = parse_options(games.game(tourn.game).Options, tourn.options)
@@ -252,7 +246,7 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
 def _finish(tourn: Tournament) -> None:
     """The tournament ends: each player's prize less the fee, as one ``prize`` row each (adding up to zero)."""
     rows = standings.standings(tourn)
-    players = tourn.night.player_names
+    players = standings.players(tourn)
     won = {p.player: p.amount for p in draw.prizes(rows, tourn.entry_fee * len(players), tourn.prizes, tourn.seed)}
     nets = {name: won.get(name, 0) - tourn.entry_fee for name in players}
     assert sum(nets.values()) == 0, nets  # every unit of the pool is given out (a bug otherwise)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from referee import services
+from referee import ledger
 from referee.engine.cards import SUIT_SYMBOLS, SUITS
 from referee.models import Match
 from referee.pages import can_view
@@ -29,8 +29,8 @@ def opened_match(raw: str | None, game: str) -> Match | None:
     if not raw or not (raw.isascii() and raw.isdigit() and len(raw) < 10):  # no "²", no id beyond the database's
         return None
     try:
-        match = services.get_match(int(raw))
-    except services.NotFound:
+        match = ledger.get_match(int(raw))
+    except ledger.NotFound:
         return None
     if match.game != game or not can_view(match.night):
         return None

@@ -6,7 +6,7 @@ and a token in the request (``Authorization: Bearer``, ``?view=``, the
 ``/e/`` and ``/v/`` links, a group token). Every reader of a token goes
 through :func:`counted`: an address with too many wrong tokens gets
 :class:`TooManyWrong` (429) before any look-up, and a token that opens
-nothing is counted (:mod:`referee.ratelimit`). So ``?view=<wrong>`` on a
+nothing is counted (:mod:`referee.ledger.ratelimit`). So ``?view=<wrong>`` on a
 sheet, a wrong ``group_token`` when a night is created and a wrong link all
 count alike.
 """
@@ -23,8 +23,7 @@ from flask import session
 from flask_babel import gettext as _
 from werkzeug.exceptions import TooManyRequests
 
-from referee import ratelimit, services
-from referee.ledger import tables
+from referee.ledger import nights, ratelimit, tables
 from referee.models import Group, Match, Night, TournamentTable
 
 T = TypeVar("T")
@@ -126,7 +125,7 @@ def night_right(night: Night, token: str | None, *, phone: bool, match: Match | 
 
 def link(token: str) -> tuple[Night, bool] | None:
     """The night an ``/e/`` or ``/v/`` link opens and whether it may write (counted)."""
-    return counted(lambda: services.night_by_token(token[:64]))
+    return counted(lambda: nights.night_by_token(token[:64]))
 
 
 def table_link(token: str) -> TournamentTable | None:
@@ -136,4 +135,4 @@ def table_link(token: str) -> TournamentTable | None:
 
 def group(token: str) -> Group | None:
     """The group a group token opens (counted): its link, its API, and a night created into it."""
-    return counted(lambda: services.group_by_token(token))
+    return counted(lambda: nights.group_by_token(token))

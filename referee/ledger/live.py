@@ -83,10 +83,12 @@ def opens(engine: Engine, night_id: int, key: str) -> bool:
         row = conn.execute(select(t.c.edit_key, t.c.view_key).where(t.c.id == night_id)).first()
         if row is not None and any(hmac.compare_digest(key.encode(), str(k).encode()) for k in row):
             return True
-        # A table leader's token reads the night while it is not revoked (issue 30).
+        # A table leader's token reads the night while it opens its table (issue 30: not revoked, its
+        # series the current one, the tournament not finished; as referee.ledger.tables.table_by_token).
         tt, tn = TournamentTable.__table__, Tournament.__table__
         table = conn.execute(select(tt.c.token_key).join(tn, tn.c.id == tt.c.tournament_id).where(
-            tt.c.token_key == key, tn.c.night_id == night_id, tt.c.revoked.is_(False))).first()
+            tt.c.token_key == key, tn.c.night_id == night_id, tt.c.revoked.is_(False),
+            tt.c.series == tn.c.current_series, tn.c.finished.is_(False))).first()
     return table is not None and hmac.compare_digest(key.encode(), str(table[0]).encode())
 
 

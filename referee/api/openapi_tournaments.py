@@ -1,0 +1,116 @@
+"""The tournaments' part of the OpenAPI document (API.md "Tournaments", issue 30): schemas and paths.
+
+Kept apart from :mod:`referee.api.openapi` (which merges it in) so that
+module stays small; the operation builder is passed in, not imported, so
+the two modules do not import each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from referee.api.openapi_games import MONEY, NAMES, ref
+from referee.models import MAX_ID
+
+_TID = {"name": "tournament_id", "in": "path", "required": True,
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}}
+_TABLE = {"name": "number", "in": "path", "required": True,
+          "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}}
+
+OPERATION_IDS = {
+    "/api/tournaments": "create_tournament", "/api/tournaments/{tournament_id}": "get_tournament",
+    "/api/tournaments/{tournament_id}/next": "next_series",
+    "/api/tournaments/{tournament_id}/tables/{number}/revoke": "revoke_table_token",
+}
+
+
+def _table(token: bool) -> dict[str, Any]:
+    props: dict[str, Any] = {"table": {"type": "integer"}, "match": {"type": "integer"}, "players": NAMES,
+                             "finished": {"type": "boolean"}}
+    if token:
+        props["table_token"] = {"type": "string", "description": "The table leader's edit right for this "
+                                                                 "match only (shown to the organiser only)."}
+    return {"type": "object", "required": ["table", "match", "players"], "properties": props}
+
+
+def schemas() -> dict[str, Any]:
+    standing = {"type": "object", "required": ["player", "place", "result", "matches"], "properties": {
+        "player": {"type": "string"}, "place": {"type": "integer", "minimum": 1}, "result": MONEY,
+        "matches": {"type": "integer"},
+        "out_in_series": {"type": ["integer", "null"], "description": "Knockout only: the series the player "
+                                                                      "went out in; null while in, and for "
+                                                                      "the champion."}}}
+    prize = {"type": "object", "required": ["player", "place", "amount"], "properties": {
+        "player": {"type": "string"}, "place": {"type": "integer"}, "amount": MONEY}}
+    return {
+        "TournamentIn": {"type": "object", "additionalProperties": False,
+                         "required": ["name", "currency", "game", "players", "table_size"], "properties": {
+                             "name": {"type": "string", "minLength": 1, "maxLength": 100},
+                             "currency": {"type": "string"}, "game": {"type": "string"}, "players": NAMES,
+                             "table_size": {"type": "integer", "minimum": 1, "maximum": 16},
+                             "series": {"type": "integer", "minimum": 1, "maximum": 50},
+                             "format": {"enum": ["series", "knockout"]},
+                             "advance": {"type": "integer", "minimum": 1},
+                             "stake": MONEY, "options": {"type": "object"}, "entry_fee": MONEY,
+                             "prizes": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+                             "seed": {"type": "string", "minLength": 1, "maxLength": 100},
+                             "group": {"type": "string"}, "group_token": {"type": "string"},
+                             "date": {"type": "string", "format": "date"}, "place": {"type": "string"}}},
+        "TournamentCreated": {"type": "object", "required": ["id", "night", "edit_token", "view_token", "seed",
+                                                             "series", "tables"], "properties": {
+            "id": {"type": "integer"}, "night": {"type": "integer"}, "edit_token": {"type": "string"},
+            "view_token": {"type": "string"}, "group_token": {"type": "string"}, "seed": {"type": "string"},
+            "series": {"type": "integer"}, "of": {"type": "integer"},
+            "tables": {"type": "array", "items": ref("TournamentTableWithToken")}}},
+        "TournamentTable": _table(False),
+        "TournamentTableWithToken": _table(True),
+        "TournamentStanding": standing,
+        "TournamentPrize": prize,
+        "Tournament": {"type": "object", "required": ["id", "night", "name", "game", "format", "series", "of",
+                                                      "finished", "tables", "standings", "prizes"], "properties": {
+            "id": {"type": "integer"}, "night": {"type": "integer"}, "name": {"type": "string"},
+            "game": {"type": "string"}, "format": {"enum": ["series", "knockout"]},
+            "series": {"type": "integer"}, "of": {"type": "integer"}, "finished": {"type": "boolean"},
+            "currency": {"type": "string"}, "table_size": {"type": "integer"}, "advance": {"type": "integer"},
+            "stake": MONEY, "entry_fee": MONEY, "pool": MONEY,
+            "prize_split": {"type": "array", "items": {"type": "integer"}},
+            "seed": {"type": "string", "description": "Shown to the organiser only."},
+            "tables": {"type": "array", "items": ref("TournamentTableWithToken"),
+                       "description": "The current series; table_token only in the organiser's answer."},
+            "standings": {"type": "array", "items": ref("TournamentStanding")},
+            "prizes": {"type": "array", "items": ref("TournamentPrize")}}},
+        "TournamentNext": {"type": "object", "required": ["id", "series", "finished", "tables"], "properties": {
+            "id": {"type": "integer"}, "series": {"type": "integer"}, "of": {"type": "integer"},
+            "finished": {"type": "boolean"}, "tables": {"type": "array", "items": ref("TournamentTableWithToken")},
+            "standings": {"type": "array", "items": ref("TournamentStanding")},
+            "prizes": {"type": "array", "items": ref("TournamentPrize")}}},
+        "StillPlaying": {"type": "object", "required": ["error"], "properties": {
+            "error": {"type": "string"}, "tables": {"type": "array", "items": {"type": "integer"}}}},
+        "TableToken": {"type": "object", "required": ["table", "match", "table_token"], "properties": {
+            "table": {"type": "integer"}, "match": {"type": "integer"}, "table_token": {"type": "string"}}},
+    }
+
+
+def paths(op: Callable[..., dict[str, Any]], idem: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """The tournaments' paths, built with :func:`referee.api.openapi._op`."""
+    nxt = op("The organiser draws the next series (201), or after the last one finishes the tournament (200: "
+             "the full view, fees and prizes now in the night's settlement). 403 before 409; 409 with the "
+             "numbers of the tables still playing.", "Finished", ref("Tournament"), params=[_TID, idem])
+    nxt["responses"]["201"] = {"description": "The next series' tables.", "content": {
+        "application/json": {"schema": ref("TournamentNext")}}}
+    nxt["responses"]["409"] = {"description": "Tables still playing, or the tournament is finished.",
+                               "content": {"application/json": {"schema": ref("StillPlaying")}}}
+    return {
+        "/api/tournaments": {"post": op(
+            "Create a tournament: a night, its players and the first series' seat draw (no credentials).",
+            "Created", ref("TournamentCreated"), body=ref("TournamentIn"), params=[idem], auth=False,
+            status="201", errors=("400", "404", "413", "422", "429", "503", "507"))},
+        "/api/tournaments/{tournament_id}": {"get": op(
+            "A tournament: the current tables, standings across tables and, once finished, the prizes "
+            "(view, edit or a table token).", "The tournament", ref("Tournament"), params=[_TID, view])},
+        "/api/tournaments/{tournament_id}/next": {"post": nxt},
+        "/api/tournaments/{tournament_id}/tables/{number}/revoke": {"post": op(
+            "A new token for a table of the current series; the old one stops working (the night's revoke "
+            "ends every table token).", "The new token", ref("TableToken"), params=[_TID, _TABLE])},
+    }
