@@ -120,6 +120,7 @@ bench: $(VENV)/.installed-test browser-engine static-compressed
 	$(PY) bench/season.py
 	$(PY) bench/load.py
 	$(PY) bench/live.py
+	$(PY) bench/tournament.py
 	$(PY) bench/guests.py
 	$(PY) bench/browser_engine.py
 	$(PY) bench/peer.py

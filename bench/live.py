@@ -31,6 +31,7 @@ import json
 import random
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -82,10 +83,12 @@ class Viewer(threading.Thread):
         self.arrived: dict[int, float] = {}
         self.opened = threading.Event()
         self.error = ""
+        self.conn: http.client.HTTPConnection | None = None
+        self.closed = False
 
     def run(self) -> None:
         try:
-            conn = http.client.HTTPConnection(HOST, self.port, timeout=120)
+            self.conn = conn = http.client.HTTPConnection(HOST, self.port, timeout=120)
             conn.request("GET", f"/api/nights/{self.night_id}/live?view={self.token}{self.query}")
             resp = conn.getresponse()
             if resp.status != 200:
@@ -97,13 +100,27 @@ class Viewer(threading.Thread):
                     block, buf = buf.split(b"\n\n", 1)
                     for line in block.split(b"\n"):
                         if line.startswith(b"data: "):
-                            event = json.loads(line[6:])
                             self.opened.set()
-                            if event["match"] == self.match_id and event["what"] == "round":
-                                self.arrived.setdefault(event["round_no"], time.monotonic())
+                            self.on_event(json.loads(line[6:]), time.monotonic())
         except Exception as exc:  # reported in the figures
-            self.error = f"{type(exc).__name__}: {exc}"
+            if not self.closed:
+                self.error = f"{type(exc).__name__}: {exc}"
             self.opened.set()
+
+    def on_event(self, event: dict[str, Any], now: float) -> None:
+        """One change event as it arrived (``bench/tournament.py``'s hall display notes every match's)."""
+        if event["match"] == self.match_id and event["what"] == "round":
+            self.arrived.setdefault(event["round_no"], now)
+
+    def close(self) -> None:
+        """Hang up, as a phone leaving the page: the stream's thread ends without an error."""
+        self.closed = True
+        sock = self.conn.sock if self.conn else None
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 def enter_rounds(matches: list[NightMatch], duration: float) -> tuple[Timings, float]:

@@ -288,7 +288,7 @@ class Server:
                 [str(VENV_BIN / "gunicorn"), "--workers", str(self.workers), *worker,
                  "--bind", f"{HOST}:{self.port}", "--no-control-socket", "referee:create_app()"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        wait_until_up(self.proc, self.port, self.tail)
+        wait_until_up(self.proc, self.port, self.tail, timeout=90)  # importing the app takes long on a busy machine
 
     def tail(self) -> str:
         try:

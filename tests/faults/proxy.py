@@ -240,3 +240,59 @@ class RoundRobinProxy(LoopbackProxy):
             return
         self._record(key, "no server")
         _cut(client)
+
+
+def _pipe(src: socket.socket, dst: socket.socket) -> None:
+    """Copy bytes from ``src`` to ``dst`` until either side ends; then end both (the other direction too)."""
+    try:
+        while chunk := src.recv(65536):
+            dst.sendall(chunk)
+    except OSError:
+        pass
+    finally:
+        for sock in (src, dst):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+class PipeRoundRobinProxy(LoopbackProxy):
+    """A load balancer at the connection level: each connection goes to the next server in turn, its bytes piped
+    both ways until either side closes.
+
+    Why besides :class:`RoundRobinProxy`: that one reads one request and the whole answer (until the server
+    closes), so neither a phone's kept-alive connection (gthread workers) nor a live stream (an answer that never
+    ends) passes it. ``bench/tournament.py`` puts two app servers behind this one. ``stats`` counts connections
+    per server (``"served by <port>"``) and servers that refused one (``"refused"``; the next is tried).
+    """
+
+    def __init__(self, targets: list[int]) -> None:
+        self.targets = list(targets)
+        self.turn = 0
+        super().__init__()
+
+    def _handle(self, client: socket.socket) -> None:
+        with self.lock:
+            start = self.turn
+            self.turn += 1
+        for k in range(len(self.targets)):
+            port = self.targets[(start + k) % len(self.targets)]
+            try:
+                upstream = socket.create_connection((HOST, port), timeout=30)
+            except OSError:
+                self._record("", "refused")
+                continue
+            self._record("", f"served by {port}")
+            for sock in (client, upstream):
+                sock.settimeout(None)  # a live stream is quiet for up to its ping interval
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # small writes go out at once
+            back = threading.Thread(target=_pipe, args=(upstream, client), daemon=True)
+            back.start()
+            _pipe(client, upstream)
+            back.join()
+            upstream.close()
+            client.close()
+            return
+        self._record("", "no server")
+        _cut(client)
