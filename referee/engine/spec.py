@@ -21,6 +21,12 @@ names kept elsewhere:
 - ``can_carry``: ``start`` takes ``carried_in``, a pot carried from an
   earlier night's match of the same game (SK-14 ``carry``).
 - ``has_tricks``: the trick referee (:mod:`referee.engine.tricks`) plays its deals.
+- ``has_trumps``: its deals name a trump suit (Kul has none, KU-3).
+- ``has_svangare``: a svängare leads the first trick and is named by each
+  round (SK-11); the table display and the trick referee show who it is.
+- ``has_dots``: penalty dots (KN-16) are events of its log.
+- ``round_word``: what one entry of its log is called on the pages: a
+  ``"round"``, a ``"deal"`` (Schloapfer) or a ``"game"`` (Schwimmen, Knaker).
 """
 
 from __future__ import annotations
@@ -58,13 +64,17 @@ class GameSpec(Generic[S, R, Opt]):
     has_pot: bool = True
     can_carry: bool = False
     has_tricks: bool = False
+    has_trumps: bool = False
+    has_svangare: bool = False
+    has_dots: bool = False
+    round_word: str = "round"
 
 
 SVANGKNACK = GameSpec(
     name=svangknack.NAME, title="Svängknack", module=svangknack, Options=svangknack.Options,
     State=svangknack.State, Round=svangknack.Round, start=svangknack.start, parse_round=svangknack.parse_round,
     apply=svangknack.apply, check=svangknack.check, round_json=svangknack.round_json, close=svangknack.close,
-    state_json=svangknack.state_json, can_carry=True, has_tricks=True)
+    state_json=svangknack.state_json, can_carry=True, has_tricks=True, has_trumps=True, has_svangare=True)
 
 KUL = GameSpec(
     name=kul.NAME, title="Kul", module=kul, Options=kul.Options, State=kul.State, Round=kul.Round,
@@ -75,19 +85,19 @@ SCHLOAPFER = GameSpec(
     name=schloapfer.NAME, title="Schloapfer", module=schloapfer, Options=schloapfer.Options,
     State=schloapfer.State, Round=schloapfer.Round, start=schloapfer.start, parse_round=schloapfer.parse_round,
     apply=schloapfer.apply, check=schloapfer.check, round_json=schloapfer.round_json, close=schloapfer.close,
-    state_json=schloapfer.state_json, has_tricks=True)
+    state_json=schloapfer.state_json, has_tricks=True, has_trumps=True, round_word="deal")
 
 SCHWIMMEN = GameSpec(
     name=schwimmen.NAME, title="Schwimmen / 31", module=schwimmen, Options=schwimmen.Options,
     State=schwimmen.State, Round=schwimmen.Round, start=schwimmen.start, parse_round=schwimmen.parse_round,
     apply=schwimmen.apply, check=schwimmen.check, round_json=schwimmen.round_json, close=schwimmen.close,
-    state_json=schwimmen.state_json)
+    state_json=schwimmen.state_json, round_word="game")
 
 KNAKER = GameSpec(
     name=knaker.NAME, title="Knaker", module=knaker, Options=knaker.Options, State=knaker.State,
     Round=knaker.Round, start=knaker.start, parse_round=knaker.parse_round, apply=knaker.apply,
     check=knaker.check, round_json=knaker.round_json, close=knaker.close, state_json=knaker.state_json,
-    has_pot=False)
+    has_pot=False, has_dots=True, round_word="game")
 
 _ALL: tuple[GameSpec[Any, Any, Any], ...] = (SVANGKNACK, KUL, SCHLOAPFER, SCHWIMMEN, KNAKER)
 

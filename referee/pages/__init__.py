@@ -16,15 +16,14 @@ import segno
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
-from sqlalchemy.exc import SQLAlchemyError
 from wtforms.fields.choices import SelectChoice
 
-from referee import games, idempotency, payment_codes, payments, rights, services
+from referee import games, idempotency, payment_codes, payments, rights, round_forms, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.messages import explain
-from referee.models import Match, Night, db
-from referee.pages import error_rows, guest_pages, round_forms
+from referee.models import Match, Night
+from referee.pages import error_rows, guest_pages
 from referee.pages.forms import (
     CloseForm,
     MatchForm,
@@ -74,6 +73,9 @@ def grant(night: Night, edit: bool) -> None:
         if night.id not in ids:
             session["view"] = (ids + [night.id])[-50:]
     session.permanent = True
+    kept = g.get("page_right")
+    if kept is not None and kept[0] == night.id:  # a right changed in this request (a revoke): the new one
+        g.page_right = (night.id, rights.phone_right(night).name.lower())
 
 
 def can_edit(night: Night) -> bool:
@@ -85,8 +87,9 @@ def can_view(night: Night) -> bool:
 
 
 def require(night: Night, edit: bool) -> None:
-    g.page_night = night  # its right goes out with the answer (_right_headers), allowed or not
-    if can_edit(night) if edit else can_view(night):
+    held = rights.phone_right(night)
+    g.page_right = (night.id, held.name.lower())  # goes out with the answer (_right_headers), allowed or not
+    if held is rights.Right.EDIT or (not edit and held is not rights.Right.NONE):
         return
     if edit:
         abort(403, _("This phone may not change this game night. Ask the game leader for the edit link."))
@@ -101,16 +104,15 @@ def _right_headers(resp: Response) -> Response:
     there is no network; when a page of a night says this phone may now do
     less there (a revoked edit link, a cookie gone: ``view`` or ``none``),
     it drops the copies it kept with more, whoever uses the phone later.
+
+    The right is the one :func:`require` found (kept in ``g``, updated by
+    :func:`grant`), so this hook reads no row: an answer whose database went
+    away during the request (a 503) gets its headers as well.
     """
-    night = g.pop("page_night", None)
-    if night is None:
+    kept = g.pop("page_right", None)
+    if kept is None:
         return resp
-    try:
-        night_id = night.id
-        right = "edit" if can_edit(night) else "view" if can_view(night) else "none"
-    except SQLAlchemyError:  # the database went away during the request: its own answer (503) stands
-        db.session.rollback()
-        return resp
+    night_id, right = kept
     resp.headers["X-Referee-Night"] = str(night_id)
     resp.headers["X-Referee-Right"] = right
     return resp
@@ -470,7 +472,7 @@ def close_match(match_id: int) -> Any:
     return redirect(url_for("pages.match", match_id=match_id))
 
 
-from referee.pages import extra, form_checks  # noqa: E402,F401  (they register on bp)
-from referee.pages.extra import offline  # noqa: E402
-
-extra.load()
+# The modules that register their routes, filters and hooks on bp, named one by one (no package scan):
+# imported last, as they take ``bp`` and the helpers above from this module.
+from referee.pages import form_checks, knaker_log, offline, season, settlement, table  # noqa: E402,F401
+from referee.pages.referee import knaker_pile, schloapfer_eyes, schwimmen_value, tricks  # noqa: E402,F401

@@ -50,7 +50,7 @@ import pytest
 
 from referee import payments, services
 from referee.models import db
-from referee.pages.round_forms import PAGE_GAMES
+from referee.round_forms import PAGE_GAMES
 from tests.components import PostgresServer
 from tests.conftest import make_app
 from tests.hostile.test_state_machine import db_picture, wipe

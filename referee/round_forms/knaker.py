@@ -7,8 +7,10 @@ pure so that the phone's engine reads it too.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from referee.round_parse.knaker import ERROR_FIELDS, KINDS, parse, parse_dot, parse_events
@@ -56,5 +58,22 @@ CONSEQUENCE_TEXT: dict[str, Any] = {
     "disqualified": _l("disqualified"),
 }
 
-__all__ = ["CHOICE_TEXT", "CONSEQUENCE_TEXT", "ERROR_FIELDS", "KINDS", "OFFENCE_TEXT", "OPTION_TEXT", "REASONS",
-           "parse", "parse_dot", "parse_events"]
+def table_card(name: str, me: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
+    """The table display's card of a player (``referee.pages.table``): a dot per penalty dot, the standings."""
+    return {"marks": "\N{BLACK CIRCLE}" * int(view["dots"].get(name, 0)),
+            "number": (_("Standings"), view["standings"].get(name, 0))}
+
+
+__all__ = [
+    "CHOICE_TEXT",
+    "CONSEQUENCE_TEXT",
+    "ERROR_FIELDS",
+    "KINDS",
+    "OFFENCE_TEXT",
+    "OPTION_TEXT",
+    "REASONS",
+    "parse",
+    "parse_dot",
+    "parse_events",
+    "table_card",
+]
