@@ -28,8 +28,7 @@ REFEREE = Path(__file__).resolve().parents[1] / "referee"
 #: the ledger (the models, the services and the small modules beside them). ``referee`` alone is the app factory.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("referee.engine",)),
-    ("offline", ("referee.offline", "referee.round_parse", "referee.games", "referee.browser", "referee.bundle",
-                 "referee.stdlib_trim")),
+    ("offline", ("referee.offline", "referee.games")),
     ("ledger", ()),
     ("house", ("referee.pages", "referee.api", "referee.reports", "referee.round_forms", "referee.floor")),
 )

@@ -25,6 +25,8 @@ names kept elsewhere:
 - ``has_svangare``: a svängare leads the first trick and is named by each
   round (SK-11); the table display and the trick referee show who it is.
 - ``has_dots``: penalty dots (KN-16) are events of its log.
+- ``pot_tricks``: the pot is played for in this many tricks of equal value
+  (Svängknack's three, SK-2), which the table display shows; 0: not so.
 - ``round_word``: what one entry of its log is called on the pages: a
   ``"round"``, a ``"deal"`` (Schloapfer) or a ``"game"`` (Schwimmen, Knaker).
 """
@@ -67,6 +69,7 @@ class GameSpec(Generic[S, R, Opt]):
     has_trumps: bool = False
     has_svangare: bool = False
     has_dots: bool = False
+    pot_tricks: int = 0
     round_word: str = "round"
 
 
@@ -74,7 +77,8 @@ SVANGKNACK = GameSpec(
     name=svangknack.NAME, title="Svängknack", module=svangknack, Options=svangknack.Options,
     State=svangknack.State, Round=svangknack.Round, start=svangknack.start, parse_round=svangknack.parse_round,
     apply=svangknack.apply, check=svangknack.check, round_json=svangknack.round_json, close=svangknack.close,
-    state_json=svangknack.state_json, can_carry=True, has_tricks=True, has_trumps=True, has_svangare=True)
+    state_json=svangknack.state_json, can_carry=True, has_tricks=True, has_trumps=True, has_svangare=True,
+    pot_tricks=svangknack.TRICKS)
 
 KUL = GameSpec(
     name=kul.NAME, title="Kul", module=kul, Options=kul.Options, State=kul.State, Round=kul.Round,

@@ -21,6 +21,7 @@ from wtforms.fields.choices import SelectChoice
 from referee import games, idempotency, payment_codes, payments, rights, round_forms, services
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
+from referee.engine.spec import SPECS
 from referee.messages import explain
 from referee.models import Match, Night
 from referee.pages import error_rows, guest_pages
@@ -140,7 +141,8 @@ def _match(match_id: int, edit: bool = False) -> Match:
 def _context() -> dict[str, Any]:
     from flask_babel import get_locale
 
-    return {"can_edit": can_edit, "game_title": games.TITLES.get, "lang": str(get_locale() or "en")}
+    return {"can_edit": can_edit, "game_title": games.TITLES.get, "game_spec": SPECS.get,
+            "lang": str(get_locale() or "en")}
 
 
 @bp.app_template_filter("money")

@@ -31,7 +31,8 @@ from flask import Response, current_app, get_flashed_messages, request, session,
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import format_decimal
 
-from referee import idempotency, rights, round_parse, services, static_files
+from referee import idempotency, rights, services, static_files
+from referee.offline import round_parse
 from referee.pages import bp
 from referee.pages.queue_keys import DONE_KEPT, done_key, done_keys
 

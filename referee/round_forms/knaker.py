@@ -1,7 +1,7 @@
 """Knaker's round form in the page's words: option names, why a player lost, the offences and consequences.
 
 The form itself (a dot button or "Save game" with the players' kind, step
-and reason fields) is read by :mod:`referee.round_parse.knaker`, which is
+and reason fields) is read by :mod:`referee.offline.round_parse.knaker`, which is
 pure so that the phone's engine reads it too.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from referee.round_parse.knaker import ERROR_FIELDS, KINDS, parse, parse_dot, parse_events
+from referee.offline.round_parse.knaker import ERROR_FIELDS, KINDS, parse, parse_dot, parse_events
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "payout": (_l("Payout"), _l("Money per game: none (standings only), last pays (the last place pays the "

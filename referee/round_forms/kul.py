@@ -7,7 +7,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
-from referee.round_parse.kul import ERROR_FIELDS, parse
+from referee.offline.round_parse.kul import ERROR_FIELDS, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "marks_to_win": (_l("Marks to win"), _l("The first player with this many last tricks takes the pot (KU-4).")),

@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from referee.round_parse.schloapfer import ERROR_FIELDS, parse
+from referee.offline.round_parse.schloapfer import ERROR_FIELDS, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "scoring": (_l("Scoring"), _l("Loser pays: the last player left pays the stake to every other player (SL-9). "

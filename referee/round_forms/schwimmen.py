@@ -21,7 +21,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from referee.round_parse.schwimmen import ENTRIES, ERROR_FIELDS, MAX_TEXT, card_codes, number, parse
+from referee.offline.round_parse.schwimmen import ENTRIES, ERROR_FIELDS, MAX_TEXT, card_codes, number, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "deck": (_l("Deck"), _l("32 cards (Skat deck, A K Q J 10 9 8 7), 52 cards for many players, or 36 cards "

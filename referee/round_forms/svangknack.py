@@ -8,7 +8,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from referee.round_parse.svangknack import ERROR_FIELDS, parse
+from referee.offline.round_parse.svangknack import ERROR_FIELDS, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "first_pot": (_l("First pot"), _l("Who pays into the first pot: every player or only the dealer (SK-5).")),

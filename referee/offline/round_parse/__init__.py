@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from referee.engine.spec import SPECS
-from referee.round_parse import knaker, kul, schloapfer, schwimmen, svangknack
+from referee.offline.round_parse import knaker, kul, schloapfer, schwimmen, svangknack
 
 Parser = Callable[[Mapping[str, str], dict[str, Any], list[str]], dict[str, Any]]
 
