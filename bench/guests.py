@@ -52,9 +52,9 @@ def cpu_per_round(kept: int, rounds: int, viewers: int) -> float:
         player = Player(leader, random.Random(7))
         leader.get(f"/e/{player.token}")
         with app.app_context():
-            from referee import services
+            from referee import ledger
 
-            view_token = services.get_match(player.id).night.view_token  # (the API names it only at creation)
+            view_token = ledger.get_match(player.id).night.view_token  # (the API names it only at creation)
         phones = [app.test_client() for _ in range(viewers)]
         for phone in phones:
             assert phone.get(f"/v/{view_token}").status_code == 302, "view link"

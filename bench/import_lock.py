@@ -49,10 +49,10 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=2)
     parser.add_argument("--events", type=int, default=5000)
     args = parser.parse_args()
-    from referee import exports, services
+    from referee import exports, ledger
 
     held: list[float] = []
-    plain = services.writing
+    plain = ledger.writing
 
     @contextmanager
     def timed(fresh: bool = True) -> Iterator[None]:
@@ -66,14 +66,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = make_app(Path(tmp))
         data = export(args.matches, args.events)
-        exports.services.writing = timed  # type: ignore[attr-defined]
+        exports.ledger.writing = timed  # type: ignore[attr-defined]
         try:
             with app.test_request_context("/"):
                 start = time.perf_counter()
                 exports.import_night(data)
                 total = time.perf_counter() - start
         finally:
-            exports.services.writing = plain  # type: ignore[attr-defined]
+            exports.ledger.writing = plain  # type: ignore[attr-defined]
     verdict = "PASS" if held[-1] <= GOAL else "MISS"
     print(f"import of {args.matches} x {args.events} events: {total:.2f} s in all, "
           f"writer held {held[-1]:.2f} s (goal <= {GOAL:g} s) {verdict}")

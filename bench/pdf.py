@@ -27,7 +27,7 @@ round gives its own ratio, free of a change of load between two blocks; the
 ratio shown is the median of the rounds' ratios with their lowest and
 highest. A ratio is PASS only when its whole spread is within the goal, and
 says SPREAD when the spread crosses it.
-- ``referee.settle.settle`` for 20 players with non-zero balances.
+- ``referee.ledger.settle.settle`` for 20 players with non-zero balances.
 
 Goals (PASS/MISS, issue 17): sheet (first print) at most 3x the floor and
 under 1.5 s; the protocol at most 25x the floor; peak memory (``ru_maxrss``
@@ -118,17 +118,18 @@ def verdict(ok: bool) -> str:
 
 def build_night() -> tuple[Any, Any]:
     """The night (16 players, 6 matches, 500 events) through the service layer; returns (night, long match)."""
-    from referee import payments, services
+    from referee import ledger
+    from referee.ledger import payments
 
-    night = services.create_night("Bench night", "SEK", PLAYERS, place="Klubben", leader="Anna")
+    night = ledger.create_night("Bench night", "SEK", PLAYERS, place="Klubben", leader="Anna")
     for k, name in enumerate(PLAYERS):
         payments.set_payment_details(night, name, swish=f"07012345{k:02d}")
     events = 0
 
     def svangknack(players: list[str], rounds: int, stake: str, close: bool) -> Any:
         nonlocal events
-        match = services.create_match(night, "svangknack", players, players[0], stake)
-        state = services.state_of(match)
+        match = ledger.create_match(night, "svangknack", players, players[0], stake)
+        state = ledger.state_of(match)
         n = len(players)
         for k in range(rounds):
             sv = players[(state.dealer + 1) % n]
@@ -139,18 +140,18 @@ def build_night() -> tuple[Any, Any]:
                 payload = {"participants": [sv, other], "tricks": {sv: 2, other: 1}}   # both paid
             else:
                 payload = {"participants": [sv, other], "tricks": {sv: 3, other: 0}}   # other goes bet
-            _rnd, state = services.add_round(match.id, payload)
+            _rnd, state = ledger.add_round(match.id, payload)
             events += 1
         if close:
-            services.close_match(match.id, "split")
+            ledger.close_match(match.id, "split")
             events += 1
         return match
 
     def kul(players: list[str]) -> None:
         nonlocal events
-        match = services.create_match(night, "kul", players, players[0], "2.00")
+        match = ledger.create_match(night, "kul", players, players[0], "2.00")
         for name in players * 2 + players[-1:]:  # everyone to two marks, then the last takes the pot
-            services.add_round(match.id, {"last_trick": name})
+            ledger.add_round(match.id, {"last_trick": name})
             events += 1
 
     long_match = svangknack(PLAYERS, LONG_ROUNDS, "3.00", close=False)
@@ -158,23 +159,23 @@ def build_night() -> tuple[Any, Any]:
     kul(PLAYERS[10:])        # 13 deals
 
     sw_players = PLAYERS[2:7]
-    sw = services.create_match(night, "schwimmen", sw_players, sw_players[0], "1.00")
+    sw = ledger.create_match(night, "schwimmen", sw_players, sw_players[0], "1.00")
     for k in range(6):
-        services.add_round(sw.id, {"ended_by": "knock", "by": sw_players[k % 5], "losers": [sw_players[(k + 1) % 5]]})
+        ledger.add_round(sw.id, {"ended_by": "knock", "by": sw_players[k % 5], "losers": [sw_players[(k + 1) % 5]]})
         events += 1
 
     kn_players = PLAYERS[8:14]
-    kn = services.create_match(night, "knaker", kn_players, kn_players[0], "1.00", {"payout": "loser_pays"})
+    kn = ledger.create_match(night, "knaker", kn_players, kn_players[0], "1.00", {"payout": "loser_pays"})
     for k in range(9):
         order = kn_players[k % 6:] + kn_players[:k % 6]
-        services.add_round(kn.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[2]]},
+        ledger.add_round(kn.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[2]]},
                                               {"out": [order[3]]}, {"out": [order[4]]}]})
         events += 1
-    services.close_match(kn.id)
+    ledger.close_match(kn.id)
     events += 1
 
     svangknack(PLAYERS[8:], TOTAL_EVENTS - events - 1, "6.00", close=True)
-    return services.get_night(night.id), services.get_match(long_match.id)
+    return ledger.get_night(night.id), ledger.get_match(long_match.id)
 
 
 # --- settle ------------------------------------------------------------------------
@@ -196,9 +197,9 @@ def main() -> None:
     runs = max(1, args.runs)
 
     from referee import create_app
+    from referee.ledger.settle import settle
     from referee.models import Round, db
     from referee.reports import protocol_html, render_pdf, settlement_html
-    from referee.settle import settle
 
     with tempfile.TemporaryDirectory(prefix="referee-bench-pdf-") as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}",
@@ -214,7 +215,7 @@ def main() -> None:
             print(f"night: {len(night.player_names)} players, {len(night.matches)} matches, {events} events "
                   f"(built through services in {built:.1f} s)")
 
-            from referee.payments import _payment_code
+            from referee.ledger.payments import _payment_code
             from referee.reports.codes import _modules_png, _payload_png
 
             def cold_sheet() -> bytes:

@@ -66,7 +66,7 @@ def median_time(fn: Callable[[], Any], runs: int, before: Callable[[], None] | N
 
 def build_season(nights: int) -> tuple[str, int]:
     """The season through the service layer; returns (group token, events)."""
-    from referee import services
+    from referee import ledger
 
     token: str | None = None
     events = 0
@@ -74,11 +74,11 @@ def build_season(nights: int) -> tuple[str, int]:
     for k in range(nights):
         size = 8 + k % 5
         table = [PLAYERS[(k * 3 + j) % len(PLAYERS)] for j in range(size)]
-        night = services.create_night(f"Fredag {k + 1}", "SEK", table, date=first + timedelta(days=7 * k),
+        night = ledger.create_night(f"Fredag {k + 1}", "SEK", table, date=first + timedelta(days=7 * k),
                                       group="Fredagsgänget" if token is None else None, group_token=token)
         token = token or night.group.token
-        sk = services.create_match(night, "svangknack", table, table[0], "3.00")
-        state = services.state_of(sk)
+        sk = ledger.create_match(night, "svangknack", table, table[0], "3.00")
+        state = ledger.state_of(sk)
         n = len(table)
         for r in range(24):
             sv = table[(state.dealer + 1) % n]
@@ -86,29 +86,29 @@ def build_season(nights: int) -> tuple[str, int]:
             payload: dict[str, Any] = [{"participants": [sv]},
                                        {"participants": [sv, other], "tricks": {sv: 2, other: 1}},
                                        {"participants": [sv, other], "tricks": {sv: 0, other: 3}}][(r + k) % 3]
-            _rnd, state = services.add_round(sk.id, payload)
+            _rnd, state = ledger.add_round(sk.id, payload)
             events += 1
-        services.close_match(sk.id, "split")
-        kul = services.create_match(night, "kul", table[:5], table[0], "2.00")
-        while not services.state_of(services.get_match(kul.id)).finished:
-            services.add_round(kul.id, {"last_trick": table[(k + events) % 5]})
+        ledger.close_match(sk.id, "split")
+        kul = ledger.create_match(night, "kul", table[:5], table[0], "2.00")
+        while not ledger.state_of(ledger.get_match(kul.id)).finished:
+            ledger.add_round(kul.id, {"last_trick": table[(k + events) % 5]})
             events += 1
         sw_players = table[:4]
-        sw = services.create_match(night, "schwimmen", sw_players, sw_players[0], "1.00")
+        sw = ledger.create_match(night, "schwimmen", sw_players, sw_players[0], "1.00")
         g = 0
-        while not (st := services.state_of(services.get_match(sw.id))).finished:
+        while not (st := ledger.state_of(ledger.get_match(sw.id))).finished:
             alive = [p for p, out in zip(st.players, st.out, strict=True) if not out]
-            services.add_round(sw.id, {"ended_by": "knock", "by": alive[0], "losers": [alive[(g + k) % len(alive)]]})
+            ledger.add_round(sw.id, {"ended_by": "knock", "by": alive[0], "losers": [alive[(g + k) % len(alive)]]})
             g += 1
             events += 1
         kn_players = table[-4:]
-        kn = services.create_match(night, "knaker", kn_players, kn_players[0], "1.00", {"payout": "loser_pays"})
+        kn = ledger.create_match(night, "knaker", kn_players, kn_players[0], "1.00", {"payout": "loser_pays"})
         for game in range(6):
             order = kn_players[game % 4:] + kn_players[:game % 4]
-            services.add_round(kn.id, {"dot": {"player": order[3], "offence": "ordinary"}})
-            services.add_round(kn.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[3]]}]})
+            ledger.add_round(kn.id, {"dot": {"player": order[3], "offence": "ordinary"}})
+            ledger.add_round(kn.id, {"events": [{"out": [order[0]]}, {"out": [order[1]]}, {"lost": [order[3]]}]})
             events += 2
-        services.close_match(kn.id)
+        ledger.close_match(kn.id)
         events += 3
     assert token is not None
     return token, events
@@ -116,16 +116,16 @@ def build_season(nights: int) -> tuple[str, int]:
 
 def long_match(rounds: int) -> tuple[int, int, str]:
     """A night with a ``rounds``-round Svängknack and a 1-round one; returns (long id, short id, view token)."""
-    from referee import services
+    from referee import ledger
 
     table = PLAYERS[:5]
-    night = services.create_night("Long night", "SEK", table)
+    night = ledger.create_night("Long night", "SEK", table)
     ids = []
     for count in (rounds, 1):
-        match = services.create_match(night, "svangknack", table, table[0], "3.00")
+        match = ledger.create_match(night, "svangknack", table, table[0], "3.00")
         for _ in range(count):
-            state = services.state_of(services.get_match(match.id))
-            services.add_round(match.id, {"participants": [table[(state.dealer + 1) % len(table)]]})
+            state = ledger.state_of(ledger.get_match(match.id))
+            ledger.add_round(match.id, {"participants": [table[(state.dealer + 1) % len(table)]]})
         ids.append(match.id)
     return ids[0], ids[1], night.view_token
 
@@ -137,7 +137,8 @@ def main() -> None:
     args = parser.parse_args()
     runs = max(1, args.runs)
 
-    from referee import create_app, history
+    from referee import create_app
+    from referee.ledger import fold
     from referee.models import db
 
     with tempfile.TemporaryDirectory(prefix="referee-bench-season-") as tmp:
@@ -166,7 +167,7 @@ def main() -> None:
 
         size = len(client.get(f"/groups/{token}").data)
         warm = median_time(page, runs)
-        cold = median_time(page, runs, before=history.clear)
+        cold = median_time(page, runs, before=fold.clear)
         pdf = median_time(sheet, runs)
         pdf_size = len(client.get(f"/groups/{token}/season.pdf").data)
 
@@ -189,25 +190,25 @@ def main() -> None:
             return get
 
         def next_round() -> None:  # another phone enters a round: the page's kept fold is one round behind
-            from referee import services
+            from referee import ledger
 
             with app.app_context():
-                state = services.state_of(services.get_match(long_id))
-                services.add_round(long_id, {"participants": [state.players[(state.dealer + 1) % 5]]})
+                state = ledger.state_of(ledger.get_match(long_id))
+                ledger.add_round(long_id, {"participants": [state.players[(state.dealer + 1) % 5]]})
                 db.session.remove()
 
         def void_last() -> None:  # the leader voids the last round: the kept fold goes back to a checkpoint
-            from referee import services
+            from referee import ledger
 
             with app.app_context():
-                last = max(r.seq for r in services.get_match(long_id).rounds if not r.void)
-                services.void_round(long_id, last, "bench")
+                last = max(r.seq for r in ledger.get_match(long_id).rounds if not r.void)
+                ledger.void_round(long_id, last, "bench")
                 db.session.remove()
 
         short = median_time(match_page(short_id), runs)
         long_next = median_time(match_page(long_id), runs, before=next_round)
         long_warm = median_time(match_page(long_id), runs)
-        long_cold = median_time(match_page(long_id), runs, before=history.clear)
+        long_cold = median_time(match_page(long_id), runs, before=fold.clear)
         long_void = median_time(match_page(long_id), runs, before=void_last)
         print(f"match page with chart, 1 round         wall {short[0] * 1000:6.1f} ms, CPU {short[1] * 1000:6.1f} ms")
         for label, fig in (("2,000 rounds, warm", long_warm), ("2,000 rounds, first view after a round", long_next),

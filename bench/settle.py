@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.settle import EXACT_LIMIT, Plan, settle
+from referee.ledger.settle import EXACT_LIMIT, Plan, settle
 
 RUNS = 7
 

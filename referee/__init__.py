@@ -56,7 +56,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     # Ids in URLs fit the database's id columns; a larger number is a 404, not an overflow.
     app.url_map.converters["int"] = BoundedInt
 
-    from referee.ratelimit import FailureLimiter
+    from referee.ledger.ratelimit import FailureLimiter
 
     app.extensions["referee.failures"] = FailureLimiter(app.config["TOKEN_FAILURES"], app.config["TOKEN_WINDOW"])
     db.init_app(app)
@@ -66,10 +66,10 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     babel.init_app(app, locale_selector=select_locale,
                    default_translation_directories=str(ROOT / "referee" / "translations"))
 
-    from referee import services
+    from referee import ledger
 
     with app.app_context():
-        services.configure_engine(db.engine)
+        ledger.configure_engine(db.engine)
 
     from referee.api import bp as api_bp
     from referee.pages import bp as pages_bp

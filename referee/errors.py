@@ -50,7 +50,7 @@ def storage_refused(exc: BaseException | None) -> bool:
     """
     from sqlalchemy.exc import DBAPIError
 
-    from referee.services import Unavailable
+    from referee.ledger import Unavailable
 
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
@@ -96,7 +96,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Any:
-        from referee.services import Unavailable
+        from referee.ledger import Unavailable
 
         db.session.rollback()
         if storage_refused(exc):

@@ -1,6 +1,6 @@
 """Exporting a night (JSON, CSV) and importing a JSON export into a new group.
 
-Part of the service layer (like ``services.py``: the only code that writes).
+Its rows are written through the ledger (:mod:`referee.ledger`, the only code that writes).
 
 Why a JSON export at all: the events are the truth, so a night *is* its
 players, its matches' options and their logs, and its payment rows. An export
@@ -52,13 +52,13 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import insert, select
 
-from referee import games, payment_codes, payments, pots, services
+from referee import games, ledger, payment_codes, pots
 from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
 from referee.engine.vocab import CLOSE_HOWS, EventKind, MatchStatus, PaymentKind
+from referee.ledger import MAX_TEXT, POT_PARTY, Idem, clean_currency, clean_name, clean_players, night_money, payments
 from referee.models import Group, Match, Night, NightPlayer, Payment, Player, Round, Snapshot, db, now
-from referee.services import MAX_TEXT, POT_PARTY, Idem, clean_currency, clean_name, clean_players, night_money
 
 #: Identifies the file; ``version`` changes whenever the shape does (an old
 #: reader then refuses a new file instead of misreading it).
@@ -205,7 +205,7 @@ def export_csv(night: Night) -> str:
         for name, amount in amounts.items():
             row(type="result", match=match.id, game=match.game, player=_safe_cell(name),
                 amount=money.format(amount), currency=cur)
-        state = services.state_of(match)
+        state = ledger.state_of(match)
         held = state.pot - getattr(state, "carried_in", 0)
         if held:
             row(type="result", match=match.id, game=match.game, pot="player",
@@ -379,7 +379,7 @@ def _plain_json(value: object, where: str, depth: int = 0) -> None:
 
 
 def _players(raw: object) -> list[dict[str, str]]:
-    entries = _list(raw, "players", services.MAX_PLAYERS_PER_NIGHT)
+    entries = _list(raw, "players", ledger.MAX_PLAYERS_PER_NIGHT)
     objs = [_object(e, f"players[{k}]", ("name", "swish", "iban", "account_holder"), ("name",))
             for k, e in enumerate(entries)]
     names = clean_players([o["name"] for o in objs])
@@ -433,7 +433,7 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
                 raise BadInput(f"{at}.payload.pot", "%(where)s must be one of: %(choices)s.",
                                where=f"{at}.payload.pot", choices=", ".join(CLOSE_HOWS))
             if close.get("to") is not None:
-                _text(close["to"], f"{at}.payload.to", services.MAX_NAME)
+                _text(close["to"], f"{at}.payload.to", ledger.MAX_NAME)
         void = _bool(obj.get("void", False), f"{at}.void")
         reason = _text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = _moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
@@ -453,7 +453,7 @@ def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
     known = set(names)
     out: list[_MatchIn] = []
     budget = int(current_app.config.get("MAX_IMPORT_EVENTS", MAX_EVENTS))
-    per_match = services.match_events_limit()
+    per_match = ledger.match_events_limit()
     allowed = ("game", "seats", "first_dealer", "stake_minor", "stake", "options", "carried_in_minor",
                "carried_in", "status", "created_at", "rounds")
     for k, entry in enumerate(entries):
@@ -510,9 +510,9 @@ def _payments(raw: object, names: list[str], money: Money, leader: str = "") -> 
                                choices=", ".join(PAYMENT_KINDS))
         # The pot by its flag (payer_pot, payee_pot); an export written before the flags names it by its label.
         payer = _text(pots.party_in(obj, "payer", sorted(parties), field=f"{at}.payer"), f"{at}.payer",
-                      services.MAX_NAME)
+                      ledger.MAX_NAME)
         payee = _text(pots.party_in(obj, "payee", sorted(parties), field=f"{at}.payee", required=False) or "",
-                      f"{at}.payee", services.MAX_NAME)
+                      f"{at}.payee", ledger.MAX_NAME)
         if payer not in parties:
             raise BadInput(f"{at}.payer", "%(name)s in %(where)s is not a player of the night.",
                                name=repr(payer), where=f"{at}.payer")
@@ -576,7 +576,7 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
     """The match's state from its log; the first bad event refuses the whole import."""
     where = f"matches[{number - 1}]"
     try:
-        state = services.initial_state(match)
+        state = ledger.initial_state(match)
     except RuleViolation as exc:
         raise RuleViolation(exc.rule, f"Match {number} ({games.TITLES[match.game]}) cannot start: "
                                       f"{exc.message}") from None
@@ -593,7 +593,7 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
             if event.kind == "close" and payload.get("pot") == "award" and payload.get("to") not in match.seats:
                 raise BadInput("to", "%(name)s is not a player of this match.",
                                name=repr(str(payload.get("to"))[:40]))
-            state = services.apply_event(match, state, event.kind, payload)
+            state = ledger.apply_event(match, state, event.kind, payload)
         except RuleViolation as exc:
             raise RuleViolation(exc.rule, "Match %(number)s (%(game)s), round %(seq)s: %(error)s",
                                 number=number, game=games.TITLES[match.game], seq=event.seq, error=exc) from None
@@ -624,7 +624,7 @@ def _deal_log(match: Match, state: Any, event: _EventIn, where: str) -> dict[str
             raise BadInput("deal", "Only Svängknack, Kul and Schloapfer rounds have a deal of tricks.")
         log = tricks.judge_log(match.game, event.deal)
         canonical = module.round_json(module.parse_round(state, event.payload, money), money)
-        services.check_deal_round(module, state, money, canonical, log)
+        ledger.check_deal_round(module, state, money, canonical, log)
     except RuleViolation as exc:
         raise RuleViolation(exc.rule, "Round %(seq)s's deal: %(error)s", seq=event.seq, error=exc) from None
     except BadInput as exc:
@@ -659,7 +659,7 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
     currency = clean_currency(info["currency"])
     if top.get("currency") is not None and top["currency"] != currency:
         raise BadInput("currency", "currency disagrees with night.currency.")
-    money = services.currency_money(currency)
+    money = ledger.currency_money(currency)
     if top.get("minor_digits") is not None and top["minor_digits"] != money.digits:
         raise BadInput("minor_digits", "%(currency)s has %(digits)s minor-unit digits, not %(theirs)s.",
                        currency=currency, digits=money.digits, theirs=str(top["minor_digits"])[:10])
@@ -701,7 +701,7 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
     # Everything is checked and built: the write only inserts. The few rows that need their ids
     # (group, night, players, matches, snapshots) go through the ORM, the many (events, payments) as
     # one Core INSERT each: 20,000 events through the ORM held the writer for seconds.
-    with services.writing(idem=idem):
+    with ledger.writing(idem=idem):
         db.session.add(group)
         db.session.flush()
         events = [row | {"match_id": match.id} for match, log in logs for row in log]
@@ -709,7 +709,7 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
             db.session.connection().execute(insert(Round.__table__), events)
         if rows:
             db.session.connection().execute(insert(Payment.__table__), [r | {"night_id": night.id} for r in rows])
-        services.store_reply(idem, night)
+        ledger.store_reply(idem, night)
     return night
 
 

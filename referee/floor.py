@@ -9,8 +9,8 @@ from __future__ import annotations
 from flask import Blueprint, Flask, jsonify
 from sqlalchemy import text
 
+from referee.ledger import writing
 from referee.models import db
-from referee.services import writing
 
 bp = Blueprint("floor", __name__)
 

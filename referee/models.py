@@ -104,7 +104,7 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     view_key: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
     #: Grows by one with every write to the night, in the write's transaction (the live stream's
-    #: event id; see ``referee/live.py``).
+    #: event id; see ``referee/ledger/live.py``).
     live_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     group: Mapped[Group] = relationship(back_populates="nights")
@@ -256,7 +256,7 @@ class NightChange(db.Model):  # type: ignore[name-defined,misc]
 
 
 class TokenFailure(db.Model):  # type: ignore[name-defined,misc]
-    """Wrong tokens from one client address in one time bucket (the limiter of ``ratelimit.py``).
+    """Wrong tokens from one client address in one time bucket (the limiter of ``referee/ledger/ratelimit.py``).
 
     In the database so that every worker of every app server counts the same
     failures; one row per address and bucket, purged once out of the window.

@@ -3,7 +3,7 @@
 The settlement keeps money still in a pot (an open match, a carried pot) as
 a party of its own, held by the game leader, so that balances plus the pot
 sum to zero and the plan of transfers settles everything. Inside the service
-layer that party is named by ``services.POT_PARTY``, a label (and so it is
+layer that party is named by ``ledger.POT_PARTY``, a label (and so it is
 stored in payment rows); a client would take it for a player. So no answer
 of the API and no export shows it as a key or a name: players' maps hold
 players only, the pot's amounts are in fields of their own, and a transfer
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine import BadInput
-from referee.services import POT_PARTY
+from referee.ledger import POT_PARTY
 
 
 def players_only(values: dict[str, int]) -> dict[str, int]:

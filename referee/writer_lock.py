@@ -85,5 +85,5 @@ class WriterLock:
                 self._depth.n = depth
 
 
-#: The one queue of this process; :func:`referee.services.writing` holds it around every SQLite write.
+#: The one queue of this process; :func:`referee.ledger.writing` holds it around every SQLite write.
 WRITERS = WriterLock()

@@ -1,4 +1,4 @@
-"""The JSON API of ``shared/API.md``: translation between HTTP and services.
+"""The JSON API of ``shared/API.md``: translation between HTTP and ledger.
 
 No rule arithmetic here: shapes in, service call, engine's state out. A
 ``RuleViolation`` becomes 422 with the rule's ID, a ``BadInput`` 400 with the
@@ -14,10 +14,11 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from referee import exports, games, idempotency, payment_codes, payments, pots, rights, services
+from referee import exports, games, ledger, payment_codes, pots
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.engine.spec import SPECS
+from referee.ledger import idempotency, payments, rights
 from referee.messages import explain
 from referee.models import Match, Night
 
@@ -50,8 +51,8 @@ def _rule(exc: RuleViolation) -> tuple[Response, int]:
     return error(422, explain(exc), rule=exc.rule)
 
 
-@bp.errorhandler(services.NotFound)
-def _not_found(exc: services.NotFound) -> tuple[Response, int]:
+@bp.errorhandler(ledger.NotFound)
+def _not_found(exc: ledger.NotFound) -> tuple[Response, int]:
     return error(404, str(exc))
 
 
@@ -63,9 +64,9 @@ def _denied(exc: Denied) -> tuple[Response, int]:
     return resp, status
 
 
-@bp.errorhandler(services.Conflict)
-def _conflict(exc: services.Conflict) -> tuple[Response, int]:
-    return error(409, explain(exc), match=services.match_json(exc.match))
+@bp.errorhandler(ledger.Conflict)
+def _conflict(exc: ledger.Conflict) -> tuple[Response, int]:
+    return error(409, explain(exc), match=ledger.match_json(exc.match))
 
 
 
@@ -115,13 +116,13 @@ def _token() -> str | None:
 
 def authorized_night(night_id: int, write: bool) -> Night:
     """The night of the URL (404 if none), once the request's token may read it, or write to it."""
-    night = services.get_night(night_id)
+    night = ledger.get_night(night_id)
     authorize(night, write)
     return night
 
 
 def authorize(night: Night, write: bool) -> None:
-    """Edit token for writes; edit or view token for reads (:func:`referee.rights.night_right`, tokens only)."""
+    """Edit token for writes; edit or view token for reads (:func:`referee.ledger.rights.night_right`, tokens only)."""
     token = _token()
     if not token:
         raise Denied(401, "This night needs its edit token (Authorization: Bearer ...) "
@@ -154,7 +155,7 @@ def _date(value: object) -> Date | None:
 # --- nights ------------------------------------------------------------------
 
 def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
-    money = services.night_money(night)
+    money = ledger.night_money(night)
     result = payments.settlement(night).result
     balances = {name: result[name] for name in night.player_names}
     out: dict[str, Any] = {
@@ -187,8 +188,8 @@ def create_night() -> Any:
     data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader"},
                 {"name", "currency", "players"})
     if isinstance(data.get("group_token"), str) and rights.group(data["group_token"]) is None:  # counted
-        raise services.NotFound("No group has that token.")
-    night = services.create_night(
+        raise ledger.NotFound("No group has that token.")
+    night = ledger.create_night(
         data["name"], data["currency"], data["players"], date=_date(data.get("date")),
         place=data.get("place", ""), group=data.get("group"), group_token=data.get("group_token"),
         leader=data.get("leader", ""), idem=idem)
@@ -205,7 +206,7 @@ def get_night(night_id: int) -> Any:
 def revoke(night_id: int) -> Any:
     """A new edit token: the old one (and every phone holding it) can no longer write."""
     night = authorized_night(night_id, write=True)
-    token = services.revoke_edit_token(night)
+    token = ledger.revoke_edit_token(night)
     return jsonify({"id": night.id, "edit_token": token})
 
 
@@ -218,8 +219,8 @@ def add_player(night_id: int) -> Any:
 
     idem = idempotency.from_request(render)
     data = body({"name"}, {"name"})
-    services.add_player(night, data["name"], idem=idem)
-    return respond(idem, render, services.get_night(night_id))
+    ledger.add_player(night, data["name"], idem=idem)
+    return respond(idem, render, ledger.get_night(night_id))
 
 
 def settlement_json(night: Night, plan_kind: str = "fewest") -> dict[str, Any]:
@@ -228,7 +229,7 @@ def settlement_json(night: Night, plan_kind: str = "fewest") -> dict[str, Any]:
     Players' maps hold players only; what lies in pots is in ``pots`` (the
     result) and ``pot_account`` (see :mod:`referee.pots`).
     """
-    money = services.night_money(night)
+    money = ledger.night_money(night)
     s = payments.settlement(night)
     plan = payments.leader_plan(s) if plan_kind == "leader" else s.plan
 
@@ -277,7 +278,7 @@ def add_payment(night_id: int) -> Any:
     night = authorized_night(night_id, write=True)
 
     def render(row: Any) -> tuple[int, dict[str, Any]]:
-        return 201, {"payment": payment_json(row, services.night_money(night)), "settlement": settlement_json(night)}
+        return 201, {"payment": payment_json(row, ledger.night_money(night)), "settlement": settlement_json(night)}
 
     idem = idempotency.from_request(render)
     data = body({"from", "to", "from_pot", "to_pot", "amount"}, {"amount"})
@@ -350,7 +351,7 @@ def import_night() -> Any:
 # --- matches -----------------------------------------------------------------
 
 def _created_match(match: Match) -> tuple[int, dict[str, Any]]:
-    return 201, services.match_json(match)
+    return 201, ledger.match_json(match)
 
 
 @bp.post("/nights/<int:night_id>/matches")
@@ -358,25 +359,25 @@ def create_match(night_id: int) -> Any:
     night = authorized_night(night_id, write=True)
     idem = idempotency.from_request(_created_match)
     data = body({"game", "players", "dealer", "stake", "options"}, {"game", "players"})
-    match = services.create_match(night, data["game"], data["players"], data.get("dealer"),
+    match = ledger.create_match(night, data["game"], data["players"], data.get("dealer"),
                                   data.get("stake"), data.get("options"), idem=idem)
     return respond(idem, _created_match, match)
 
 
 def _match_for(match_id: int, write: bool) -> Match:
-    match = services.get_match(match_id)
+    match = ledger.get_match(match_id)
     authorize(match.night, write=write)
     return match
 
 
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int) -> Any:
-    return jsonify(services.match_json(_match_for(match_id, write=False)))
+    return jsonify(ledger.match_json(_match_for(match_id, write=False)))
 
 
 def _state_json(match_id: int, state: Any) -> dict[str, Any]:
-    match = services.get_match(match_id)
-    return games.game(match.game).state_json(state, services.night_money(match.night))
+    match = ledger.get_match(match_id)
+    return games.game(match.game).state_json(state, ledger.night_money(match.night))
 
 
 def _enter(match_id: int, payload: dict[str, Any], deal: object = None) -> Any:
@@ -387,13 +388,13 @@ def _enter(match_id: int, payload: dict[str, Any], deal: object = None) -> Any:
     def render(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
         rnd, state = entered
         return 201, {"round": rnd.seq,
-                     "state": games.game(match.game).state_json(state, services.night_money(match.night))}
+                     "state": games.game(match.game).state_json(state, ledger.night_money(match.night))}
 
     idem = idempotency.from_request(render)
     expected = request.headers.get("Expected-Round")
     if expected is not None and not (expected.isdigit() and len(expected) <= 9):
         raise BadInput("Expected-Round", "Expected-Round must be the number of the round being entered.")
-    entered = services.add_round(match_id, payload, idem=idem, expected_seq=int(expected) if expected else None,
+    entered = ledger.add_round(match_id, payload, idem=idem, expected_seq=int(expected) if expected else None,
                                  deal=deal)
     return respond(idem, render, entered)
 
@@ -424,7 +425,7 @@ def void_round(match_id: int, seq: int) -> Any:
     render = _new_state(match_id)
     idem = idempotency.from_request(render)
     data = body({"reason"})
-    state = services.void_round(match_id, seq, data.get("reason"), idem=idem)
+    state = ledger.void_round(match_id, seq, data.get("reason"), idem=idem)
     return respond(idem, render, state)
 
 
@@ -439,7 +440,7 @@ def close_match(match_id: int) -> Any:
     render = _new_state(match_id)
     idem = idempotency.from_request(render)
     data = body({"pot", "to"})
-    state = services.close_match(match_id, data.get("pot", "split"), data.get("to"), idem=idem)
+    state = ledger.close_match(match_id, data.get("pot", "split"), data.get("to"), idem=idem)
     return respond(idem, render, state)
 
 

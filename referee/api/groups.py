@@ -12,8 +12,9 @@ from typing import Any
 
 from flask import jsonify
 
-from referee import rights, season, services
+from referee import ledger
 from referee.api import bp
+from referee.ledger import rights, season
 from referee.models import Group
 
 
@@ -21,14 +22,14 @@ def authorized_group(token: str) -> Group:
     """The group of the token, or 404 (429 after too many wrong tokens from this address)."""
     group = rights.group(token)
     if group is None:
-        raise services.NotFound("No group has that token.")
+        raise ledger.NotFound("No group has that token.")
     return group
 
 
 def group_json(s: season.Season) -> dict[str, Any]:
     nights = []
     for row in s.nights:
-        money = services.night_money(row.night)
+        money = ledger.night_money(row.night)
         nights.append({"id": row.night.id, "name": row.night.name, "date": row.day.isoformat(),
                        "currency": row.night.currency,
                        "result": {k: money.format(v) for k, v in row.result.items()},
@@ -36,7 +37,7 @@ def group_json(s: season.Season) -> dict[str, Any]:
                        "matches": {k: v for k, v in row.played.items() if v}})
     standings: dict[str, Any] = {}
     for currency in s.currencies():
-        money = services.currency_money(currency)
+        money = ledger.currency_money(currency)
         standings[currency] = {name: {"result": money.format(st.result), "nights": st.nights,
                                       "matches": st.matches} for name, st in s.ranked(currency)}
     b = s.brags

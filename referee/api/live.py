@@ -5,7 +5,7 @@ and numbers only, so a view token never hears anything edit-only. A stream
 takes one of the process's stream slots (capped in all, per night and per
 credential: ``429`` above a cap) and ends when its token stops opening the
 night (a revoked edit link). The work is
-in :mod:`referee.live`; here is only HTTP.
+in :mod:`referee.ledger.live`; here is only HTTP.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from collections.abc import Callable
 
 from flask import Response, current_app, request
 
-from referee import live, live_slots
+from referee import live_slots
 from referee.api import Denied, _token, authorized_night, bp
+from referee.ledger import live
 from referee.models import MAX_ID, db, token_key
 
 

@@ -1,7 +1,7 @@
 """The engine's door in the phone's browser (Pyodide): JSON in, JSON out, no network.
 
 ``static/js/pyengine.js`` loads Pyodide and the engine bundle (built from the
-source at install time by :mod:`referee.bundle`, never a second copy of a
+source at install time by :mod:`referee.offline.bundle`, never a second copy of a
 rule) and calls :func:`ask`. The answers are those of the JSON API, status
 included: the referee's questions come from the same table
 (:mod:`referee.engine.questions`), a round is checked by the same

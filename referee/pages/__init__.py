@@ -18,10 +18,11 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
 
-from referee import games, idempotency, payment_codes, payments, rights, round_forms, services
+from referee import games, ledger, payment_codes, round_forms
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.engine.spec import SPECS
+from referee.ledger import idempotency, payments, rights
 from referee.messages import explain
 from referee.models import Match, Night
 from referee.pages import error_rows, guest_pages
@@ -121,8 +122,8 @@ def _right_headers(resp: Response) -> Response:
 
 def _night(night_id: int, edit: bool = False) -> Night:
     try:
-        night = services.get_night(night_id)
-    except services.NotFound:
+        night = ledger.get_night(night_id)
+    except ledger.NotFound:
         abort(404)
     require(night, edit)
     return night
@@ -130,8 +131,8 @@ def _night(night_id: int, edit: bool = False) -> Night:
 
 def _match(match_id: int, edit: bool = False) -> Match:
     try:
-        match = services.get_match(match_id)
-    except services.NotFound:
+        match = ledger.get_match(match_id)
+    except ledger.NotFound:
         abort(404)
     require(match.night, edit)
     return match
@@ -149,7 +150,7 @@ def _context() -> dict[str, Any]:
 def money_filter(minor: int, currency: str) -> str:
     from flask_babel import format_currency
 
-    digits = services.currency_money(currency).digits
+    digits = ledger.currency_money(currency).digits
     text = str(format_currency(Decimal(minor).scaleb(-digits), currency))
     # "SEK12.00" (a code glued to the digits) reads badly on a phone: "SEK 12.00".
     return re.sub(r"^(-?)([A-Z]{3})(?=[\d-])", "\\1\\2\u00a0", text)
@@ -160,7 +161,7 @@ def plain_money_filter(minor: int, currency: str) -> str:
     """An amount as a banking app's amount field takes it: "12,50" (sv, de) or "12.50" (en), no symbol."""
     from flask_babel import format_decimal
 
-    digits = services.currency_money(currency).digits
+    digits = ledger.currency_money(currency).digits
     pattern = "0." + "0" * digits if digits else "0"
     return str(format_decimal(Decimal(minor).scaleb(-digits), format=pattern))
 
@@ -177,7 +178,7 @@ def qr_svg(data: str | segno.QRCode, scale: int = 4) -> Markup:
 @bp.get("/")
 def start() -> Any:
     ids = [int(i) for i in reversed(_edit_grants())]
-    nights = [n for n in (services.db.session.get(Night, i) for i in ids) if n is not None and can_edit(n)]
+    nights = [n for n in (ledger.db.session.get(Night, i) for i in ids) if n is not None and can_edit(n)]
     return render_template("pages/start.html", nights=nights)
 
 
@@ -225,14 +226,14 @@ def new_night() -> Any:
     if form.validate_on_submit():
         try:
             if form.group_token.data and rights.group(form.group_token.data) is None:  # a wrong one is counted
-                raise services.NotFound("No group has that token.")
-            night = services.create_night(form.name.data, form.currency.data, form.player_names(),
+                raise ledger.NotFound("No group has that token.")
+            night = ledger.create_night(form.name.data, form.currency.data, form.player_names(),
                                           date=form.date.data, place=form.place.data or "",
                                           leader=form.leader.data or "",
                                           group_token=form.group_token.data or None)
         except BadInput as exc:
             _field_error(form, exc.field, explain(exc))
-        except services.NotFound as exc:
+        except ledger.NotFound as exc:
             form.group_token.errors = [str(exc)]
         else:
             grant(night, edit=True)
@@ -252,7 +253,7 @@ def _field_error(form: Any, field: str, message: str) -> None:
 def night(night_id: int) -> Any:
     nt = _night(night_id)
     result = payments.settlement(nt).result
-    pots = result.get(services.POT_PARTY, 0)
+    pots = result.get(ledger.POT_PARTY, 0)
     balances = {name: result[name] for name in nt.player_names}
     base = request.host_url.rstrip("/")
     view_url = base + url_for("pages.view_link", token=nt.view_token)
@@ -275,8 +276,8 @@ def revoke(night_id: int) -> Any:
                                back=url_for("pages.night", night_id=night_id), back_label=nt.name,
                                action=request.path, fields={}, button=_("New edit link (logs out other phones)"),
                                button_id="confirm-revoke", box_id="revoke-confirm")
-    services.revoke_edit_token(nt)
-    grant(services.get_night(night_id), edit=True)
+    ledger.revoke_edit_token(nt)
+    grant(ledger.get_night(night_id), edit=True)
     flash(_("The old edit link no longer works; other phones must be given the new one."), "ok")
     return redirect(url_for("pages.night", night_id=night_id))
 
@@ -287,7 +288,7 @@ def add_player(night_id: int) -> Any:
     form = PlayerForm()
     if form.validate_on_submit():
         try:
-            services.add_player(nt, form.name.data)
+            ledger.add_player(nt, form.name.data)
         except BadInput as exc:
             flash(explain(exc), "error")
     else:
@@ -311,7 +312,7 @@ def new_match(night_id: int) -> Any:
     if request.method == "POST" and request.form.get("action") != "switch" and form.validate_on_submit():
         try:
             seats = seats_from(request.form, nt.player_names)
-            match = services.create_match(nt, chosen_game, seats, form.dealer.data, form.stake.data or None,
+            match = ledger.create_match(nt, chosen_game, seats, form.dealer.data, form.stake.data or None,
                                           options_from(request.form, described))
         except BadInput as exc:
             _field_error(form, exc.field, explain(exc))
@@ -348,8 +349,8 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
     the form is empty, so that they are not stored again as the next round by one more tap.
     """
     module = games.game(match.game)
-    money = services.night_money(match.night)
-    state = services.state_of(match)
+    money = ledger.night_money(match.night)
+    state = ledger.state_of(match)
     view = module.state_json(state, money)
     field = round_forms.error_field(match.game, getattr(error, "rule", "")) or getattr(error, "field", "")
     close_form = CloseForm()
@@ -357,7 +358,7 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
     body = render_template(
         f"pages/match_{match.game}.html" if match.game in PAGE_GAMES else "pages/match_generic.html",
         match=match, night=match.night, state=state, view=view, form=_round_form(match),
-        rounds=services.recent_rounds(match, None if request.args.get("all") else HISTORY),
+        rounds=ledger.recent_rounds(match, None if request.args.get("all") else HISTORY),
         total_rounds=match.snapshot.next_seq - 1,
         error=error, error_field=field, posted=posted or {}, conflict=conflict,
         stale=stale_fields(stale) if stale is not None else [], stale_said=(stale or {}).get("said", ""),
@@ -390,17 +391,17 @@ def add_round(match_id: int) -> Any:
     parser = round_forms.parser(m.game)
     if parser is None:
         abort(404)
-    view = games.game(m.game).state_json(services.state_of(m), services.night_money(m.night))
+    view = games.game(m.game).state_json(ledger.state_of(m), ledger.night_money(m.night))
     expected = expected_seq(form)
     try:
         payload = parser(request.form, view, list(m.seats))
         idem = idempotency.from_request(saved_round, form=True)
-        rnd, _state = services.add_round(match_id, payload, idem=idem, expected_seq=expected)
+        rnd, _state = ledger.add_round(match_id, payload, idem=idem, expected_seq=expected)
     except idempotency.Replayed as done:
         return round_saved_again(match_id, done)
     except (RuleViolation, BadInput) as exc:
-        return render_match(services.get_match(match_id), error=exc, posted=request.form, status=422)
-    except services.Conflict as exc:
+        return render_match(ledger.get_match(match_id), error=exc, posted=request.form, status=422)
+    except ledger.Conflict as exc:
         return render_match(exc.match, stale=request.form, status=409, conflict=explain(exc))
     flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
@@ -431,7 +432,7 @@ def void_round(match_id: int, seq: int) -> Any:
             abort(400, _("The form has expired; reload the page."))
         try:  # a resent entry of the phone's queue is made once
             with offline.once():
-                services.void_round(match_id, seq, form.reason.data or "", idem=offline.page_idem())
+                ledger.void_round(match_id, seq, form.reason.data or "", idem=offline.page_idem())
         except (RuleViolation, BadInput) as exc:
             error = exc
         else:
@@ -460,16 +461,16 @@ def close_match(match_id: int) -> Any:
     if request.form.get("confirm") != "yes" and known:
         back = url_for("pages.match", match_id=match_id)
         return render_template("pages/close_confirm.html", match=m, night=m.night, form=form, to=to,
-                               pot=form.pot.data, state=services.state_of(m), title=_("Close the match?"),
+                               pot=form.pot.data, state=ledger.state_of(m), title=_("Close the match?"),
                                back=back, back_label=_("Back to the match"), action=request.path,
                                crumb=f"{games.TITLES.get(m.game, m.game)} #{m.id}",
                                fields={"pot": form.pot.data, "to": to}, button=_("Close the match"),
                                button_id="confirm-close", box_id="close-confirm")
     try:  # a resent entry of the phone's queue is made once
         with offline.once():
-            services.close_match(match_id, form.pot.data, to, idem=offline.page_idem())
+            ledger.close_match(match_id, form.pot.data, to, idem=offline.page_idem())
     except (RuleViolation, BadInput) as exc:
-        return render_match(services.get_match(match_id), error=exc, status=422)
+        return render_match(ledger.get_match(match_id), error=exc, status=422)
     flash(_("The match is closed."), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
 

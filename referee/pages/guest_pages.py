@@ -34,7 +34,7 @@ from typing import Any
 from flask import current_app, request
 from flask_babel import get_locale
 
-from referee import history, rights
+from referee.ledger import fold, rights
 from referee.models import Match
 from referee.pages.queue_keys import done_key
 
@@ -47,7 +47,7 @@ def _key(match: Match) -> tuple[Any, ...] | None:
     if (not request.headers.get("X-Live") or request.method != "GET" or current_app.config["GUEST_PAGES"] <= 0
             or rights.phone_right(match.night) is rights.Right.EDIT or done_key()):
         return None
-    return (*history.identity(match), match.created_at, match.night.live_version, match.snapshot.version,
+    return (*fold.identity(match), match.created_at, match.night.live_version, match.snapshot.version,
             str(get_locale()), request.full_path)
 
 

@@ -10,7 +10,7 @@ The queue itself lives in the phone (``static/js/offline.js``, IndexedDB):
 every tap of a round, void, close or payment form gets an idempotency key
 there, stored before the first send, and goes in the form's ``form_token``.
 The server makes a resent entry harmless: every queued form's ``form_token``
-is its idempotency key, through the one path of :mod:`referee.idempotency`
+is its idempotency key, through the one path of :mod:`referee.ledger.idempotency`
 (:func:`page_idem`, the reply kept in the write's own transaction as for the
 API; a key resent with other fields is refused). :func:`_note_done` tells the
 following pages which keys were just saved, so the phone can strike them from
@@ -31,7 +31,8 @@ from flask import Response, current_app, get_flashed_messages, request, session,
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import format_decimal
 
-from referee import idempotency, rights, services, static_files
+from referee import ledger, static_files
+from referee.ledger import idempotency, rights
 from referee.offline import round_parse
 from referee.pages import bp
 from referee.pages.queue_keys import DONE_KEPT, done_key, done_keys
@@ -121,7 +122,7 @@ def match_state(match: Any) -> str:
         return ""
     snap = match.snapshot
     return json.dumps({"match": match.id, "game": match.game, "next": snap.next_seq, "state": snap.state,
-                       "players": list(match.seats), "digits": services.night_money(match.night).digits,
+                       "players": list(match.seats), "digits": ledger.night_money(match.night).digits,
                        "currency": match.night.currency},
                       separators=(",", ":"))
 

@@ -1,6 +1,6 @@
 """The settlement page and what is entered on it: payments, their voids, carried debts, payment details.
 
-The arithmetic (who pays whom, what is still open) is :mod:`referee.payments`;
+The arithmetic (who pays whom, what is still open) is :mod:`referee.ledger.payments`;
 these views only read forms, call it, and show the outcome.
 """
 
@@ -12,8 +12,9 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from referee import payment_codes, payments, services
+from referee import ledger, payment_codes
 from referee.engine import BadInput, RuleViolation
+from referee.ledger import payments
 from referee.messages import explain
 from referee.models import Night
 from referee.pages import _field_error, _night, bp, money_filter, offline, qr_svg
@@ -48,8 +49,8 @@ def _page(nt: Night, plan_kind: str | None) -> Any:
     form = RoundForm()
     form.form_token.data = secrets.token_urlsafe(16)
     return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
-                           pot_party=services.POT_PARTY, form=form, void_form=VoidForm(),
-                           later=payments.later_nights(nt), details=details, money=services.night_money(nt))
+                           pot_party=ledger.POT_PARTY, form=form, void_form=VoidForm(),
+                           later=payments.later_nights(nt), details=details, money=ledger.night_money(nt))
 
 
 @bp.post("/nights/<int:night_id>/payments")
@@ -83,7 +84,7 @@ def void_payment(night_id: int, payment_id: int) -> Any:
             payments.void_payment(nt, payment_id, form.reason.data or "", idem=offline.page_idem())
     except (RuleViolation, BadInput) as exc:
         return _refused(nt, exc)
-    except services.NotFound:
+    except ledger.NotFound:
         abort(404)
     flash(_("The payment is void."), "ok")
     return redirect(url_for("pages.settlement", night_id=night_id))
@@ -100,7 +101,7 @@ def _confirm_void_payment(nt: Night, payment_id: int, form: VoidForm) -> Any:
         return None
     back = url_for("pages.settlement", night_id=nt.id)
     amount = money_filter(p.amount, nt.currency)
-    party = {services.POT_PARTY: _("the pot (game leader)")}
+    party = {ledger.POT_PARTY: _("the pot (game leader)")}
     payer, payee = party.get(p.payer, p.payer), party.get(p.payee or "", p.payee)
     if p.kind == "payment":
         what = _("%(payer)s paid %(payee)s %(amount)s", payer=payer, payee=payee, amount=amount)

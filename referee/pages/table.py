@@ -14,7 +14,7 @@ from flask import abort, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from referee import games, round_forms, services
+from referee import games, ledger, round_forms
 from referee.models import Match
 from referee.pages import bp, can_view, guest_pages, qr_svg
 
@@ -22,8 +22,8 @@ from referee.pages import bp, can_view, guest_pages, qr_svg
 @bp.get("/matches/<int:match_id>/table")
 def match_table(match_id: int) -> Any:
     try:
-        match = services.get_match(match_id)
-    except services.NotFound:
+        match = ledger.get_match(match_id)
+    except ledger.NotFound:
         abort(404)
     if not can_view(match.night):  # a tablet that never opened the night's link: say how to get in
         abort(403, _("This device may not see this game night yet. On the game leader's phone, open the "
@@ -51,10 +51,10 @@ def table_qr(match: Match) -> tuple[str, Markup]:
 
 
 def _display(match: Match) -> str:
-    money = services.night_money(match.night)
-    state = services.state_of(match)
+    money = ledger.night_money(match.night)
+    state = ledger.state_of(match)
     view = games.game(match.game).state_json(state, money)
-    last = next((r for r in services.recent_rounds(match, 5) if not r.void), None)
+    last = next((r for r in ledger.recent_rounds(match, 5) if not r.void), None)
     return render_template("pages/table.html", match=match, night=match.night, state=state, view=view,
                            players=rows(match.game, state, view), last=last,
                            summary_template=f"pages/summary_{match.game}.html")

@@ -17,9 +17,10 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from weasyprint import HTML
 
-from referee import exports, games, payments, rights, services
+from referee import exports, games, ledger
 from referee.engine import RuleViolation
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
+from referee.ledger import payments, rights
 from referee.models import Match, Night
 from referee.reports import sheet
 from referee.reports.codes import qr_img
@@ -43,15 +44,15 @@ def steps(match: Match) -> list[Step]:
     strike it through.
     """
     module = games.game(match.game)
-    money = services.night_money(match.night)
-    state = services.initial_state(match)
+    money = ledger.night_money(match.night)
+    state = ledger.initial_state(match)
     state_json = module.state_json(state, money)
     out: list[Step] = []
     for rnd in match.rounds:
         before, before_json = state, state_json  # the state after the last event, and its JSON (made once)
         if not rnd.void:
             try:
-                state = services.apply_event(match, state, rnd.kind, rnd.payload)
+                state = ledger.apply_event(match, state, rnd.kind, rnd.payload)
             except RuleViolation:  # cannot happen for a stored log; shown as-is if it does
                 state = before
         if state is not before:
@@ -145,8 +146,8 @@ def readable(night: Night) -> Night:
 def readable_night(night_id: int) -> Night:
     """The night of the URL (404 if none) once the request may read it (403 otherwise)."""
     try:
-        night = services.get_night(night_id)
-    except services.NotFound:
+        night = ledger.get_night(night_id)
+    except ledger.NotFound:
         abort(404)
     return readable(night)
 
@@ -154,8 +155,8 @@ def readable_night(night_id: int) -> Night:
 @bp.get("/matches/<int:match_id>/protocol.pdf")
 def protocol(match_id: int) -> Response:
     try:
-        match = services.get_match(match_id)
-    except services.NotFound:
+        match = ledger.get_match(match_id)
+    except ledger.NotFound:
         abort(404)
     readable(match.night)
     html = protocol_html(match)
@@ -181,8 +182,8 @@ def protocol_html(match: Match) -> str:
     row of the game's table (see :data:`referee.reports.rounds.VOID_ROWS`).
     """
     module = games.game(match.game)
-    money = services.night_money(match.night)
-    final = module.state_json(services.state_of(match), money)
+    money = ledger.night_money(match.night)
+    final = module.state_json(ledger.state_of(match), money)
     shown = steps(match)
     voided = [s for s in shown if s.round.void]
     if len(voided) > VOID_ROWS:
@@ -218,13 +219,13 @@ def settlement_html(night: Night) -> str:
         return str(money_text(minor, night.currency))
 
     def party(name: str) -> str:
-        return _("the pot (game leader)") if name == services.POT_PARTY else name
+        return _("the pot (game leader)") if name == ledger.POT_PARTY else name
 
     return render_template("reports/settlement.html", night=night, s=s, rows=rows,
                            results=sheet.results_grid(s, money, party),
                            transfers=sheet.transfers_grid(rows, money, party),
                            record_qr=qr_img(record, _("Online record")), record_url=record,
-                           pot_party=services.POT_PARTY)
+                           pot_party=ledger.POT_PARTY)
 
 
 @bp.get("/nights/<int:night_id>/export.csv")

@@ -4,7 +4,7 @@ Pages and sheets draw the charts with the macros of ``templates/_charts.html``;
 these globals give them the geometry (:mod:`referee.charts`) of:
 
 - ``match_chart(match)``: each player's balance after each round of a match,
-  the pot as a band (:mod:`referee.history`: the engine's own fold of the log);
+  the pot as a band (:mod:`referee.ledger.fold`: the engine's own fold of the log);
 - ``result_chart(s)``: each party's result of a night (a settlement), as bars;
 - ``season_chart(season, currency)``: each player's running total over the
   nights of one currency.
@@ -24,7 +24,8 @@ from typing import Any
 
 from flask_babel import format_date, format_decimal
 
-from referee import charts, history, services
+from referee import charts, ledger
+from referee.ledger import fold
 from referee.models import Group, Match
 from referee.reports import bp
 
@@ -49,9 +50,9 @@ _LOCK = threading.Lock()
 
 @bp.app_template_global()
 def match_chart(match: Match, width: int = 360, height: int = 220) -> charts.LineChart:
-    hist = history.history(match)
+    hist = fold.history(match)
     st = styles(match.night.group, list(hist.players))
-    key = (*history.identity(match), match.created_at, match.snapshot.version, match.snapshot.next_seq, width,
+    key = (*fold.identity(match), match.created_at, match.snapshot.version, match.snapshot.next_seq, width,
            height, tuple(st.items()))
     with _LOCK:
         drawn = _DRAWN.get(key)
@@ -73,8 +74,8 @@ def result_chart(s: Any, width: int = 360) -> charts.BarChart:
     """Bars of a settlement's night result (``s``: a ``payments.NightSettlement``), players then the pot."""
     values = {p: s.result.get(p, 0) for p in s.parties if p in s.night.player_names or s.result.get(p)}
     st = styles(s.night.group, list(values))
-    if services.POT_PARTY in st:
-        st[services.POT_PARTY] = charts.Style("#8a8a8a", "")
+    if ledger.POT_PARTY in st:
+        st[ledger.POT_PARTY] = charts.Style("#8a8a8a", "")
     return charts.bar_chart(values, st, width=width)
 
 
@@ -89,7 +90,7 @@ def season_chart(s: Any, currency: str, width: int = 360, height: int = 220) -> 
 @bp.app_template_filter("tick")
 def tick_label(minor: int, currency: str) -> str:
     """A short amount for an axis: whole units without decimals, else the currency's digits."""
-    digits = services.currency_money(currency).digits
+    digits = ledger.currency_money(currency).digits
     amount = Decimal(minor).scaleb(-digits)
     pattern = "#,##0" if amount == amount.to_integral_value() else "#,##0." + "0" * digits
     return str(format_decimal(amount, format=pattern))

@@ -135,7 +135,7 @@ def test_knaker_referee_answers_with_no_network(live_server: LiveServer, phone: 
 def test_a_round_is_checked_in_the_browser_as_on_the_server(live_server: LiveServer, phone: Any,
                                                             artifacts: Path) -> None:
     """``round/check`` against the match's snapshot: the server's 422 (SK-8) and the next state, offline."""
-    from referee import services
+    from referee import ledger
 
     watched = watch(phone, artifacts, "engine_offline-")
     client = live_server.app.test_client()
@@ -147,7 +147,7 @@ def test_a_round_is_checked_in_the_browser_as_on_the_server(live_server: LiveSer
 
     def snapshot() -> dict[str, Any]:
         with live_server.app.app_context():
-            return dict(services.get_match(match["id"]).snapshot.state)
+            return dict(ledger.get_match(match["id"]).snapshot.state)
 
     _engine_page(phone, live_server.url)
     phone.context.set_offline(True)

@@ -64,7 +64,7 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     """Svängknack, no network, the page in Swedish: tricks that do not add up are refused at once with SK-8."""
     from playwright.sync_api import expect
 
-    from referee import services
+    from referee import ledger
     from referee.offline import browser
 
     base, page = live_server.url, phone
@@ -78,7 +78,7 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     expect(page.locator("#offline-bar")).to_contain_text("Sparad kopia av sidan")
 
     with live_server.app.app_context():
-        m = services.get_match(match["id"])
+        m = ledger.get_match(match["id"])
         data = {"game": "svangknack", "digits": 2, "state": dict(m.snapshot.state), "players": list(m.seats)}
     status, expected = browser.answer("round/form", data | {"form": {"tricks_3": "1"}}, "sv")
     assert status == 422 and expected["rule"] == "SK-8"

@@ -23,27 +23,27 @@ pytestmark = pytest.mark.browser
 
 def a_night(server: LiveServer) -> tuple[str, int, dict[str, int]]:
     """A night of 8 with one round in a match of every game (and a closed Kul match); its edit token and ids."""
-    from referee import services
+    from referee import ledger
 
     with server.app.app_context():
-        night = services.create_night("Alla spel", "SEK", PLAYERS)
+        night = ledger.create_night("Alla spel", "SEK", PLAYERS)
         ids = {
-            "svangknack": services.create_match(night, "svangknack", PLAYERS, "Anna", "3.00").id,
-            "kul": services.create_match(night, "kul", PLAYERS, "Anna", "1.00").id,
-            "schloapfer": services.create_match(night, "schloapfer", PLAYERS[:6], "Anna", "1.00").id,
-            "schwimmen": services.create_match(night, "schwimmen", PLAYERS, "Anna", "1.00").id,
-            "knaker": services.create_match(night, "knaker", PLAYERS, "Anna", "1.00",
+            "svangknack": ledger.create_match(night, "svangknack", PLAYERS, "Anna", "3.00").id,
+            "kul": ledger.create_match(night, "kul", PLAYERS, "Anna", "1.00").id,
+            "schloapfer": ledger.create_match(night, "schloapfer", PLAYERS[:6], "Anna", "1.00").id,
+            "schwimmen": ledger.create_match(night, "schwimmen", PLAYERS, "Anna", "1.00").id,
+            "knaker": ledger.create_match(night, "knaker", PLAYERS, "Anna", "1.00",
                                             {"double_deck": True, "payout": "loser_pays"}).id,
-            "kul_closed": services.create_match(night, "kul", PLAYERS, "Anna", "1.00").id,
+            "kul_closed": ledger.create_match(night, "kul", PLAYERS, "Anna", "1.00").id,
         }
-        services.add_round(ids["svangknack"], {"svangare": "Bo", "participants": ["Bo"]})
-        services.add_round(ids["kul"], {"last_trick": "Cia"})
-        services.add_round(ids["schloapfer"], {"eyes": {"Bo": 40, "Cia": 40, "Dan": 20, "Eva": 12, "Fia": 20,
+        ledger.add_round(ids["svangknack"], {"svangare": "Bo", "participants": ["Bo"]})
+        ledger.add_round(ids["kul"], {"last_trick": "Cia"})
+        ledger.add_round(ids["schloapfer"], {"eyes": {"Bo": 40, "Cia": 40, "Dan": 20, "Eva": 12, "Fia": 20,
                                                         "Anna": 20}})
-        services.add_round(ids["schwimmen"], {"ended_by": "knock", "by": "Anna", "losers": ["Bo"]})
-        services.add_round(ids["knaker"], {"events": [{"out": [p]} for p in PLAYERS[:7]]})
-        services.add_round(ids["kul_closed"], {"last_trick": "Bo"})
-        services.close_match(ids["kul_closed"], "award", "Bo")
+        ledger.add_round(ids["schwimmen"], {"ended_by": "knock", "by": "Anna", "losers": ["Bo"]})
+        ledger.add_round(ids["knaker"], {"events": [{"out": [p]} for p in PLAYERS[:7]]})
+        ledger.add_round(ids["kul_closed"], {"last_trick": "Bo"})
+        ledger.close_match(ids["kul_closed"], "award", "Bo")
         token, night_id = night.edit_token, night.id
     return token, night_id, ids
 
@@ -70,19 +70,19 @@ def test_every_other_page_in_three_languages(live_server: LiveServer, phone: Any
 
 def test_season_pages_in_three_languages(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
     """The group page and a night's season page (issue 14) meet the same bar: axe clean, 44 px targets."""
-    from referee import services
+    from referee import ledger
 
     page, base = phone, live_server.url
     watched = watch(page, artifacts, "thumb-season-")
     with live_server.app.app_context():
-        first = services.create_night("Fredag 1", "SEK", PLAYERS, group="Fredagsgänget")
+        first = ledger.create_night("Fredag 1", "SEK", PLAYERS, group="Fredagsgänget")
         group_token = first.group.token
-        for night in (first, services.create_night("Fredag 2", "SEK", PLAYERS, group_token=group_token)):
-            kul = services.create_match(night, "kul", PLAYERS, "Anna", "1.00").id
+        for night in (first, ledger.create_night("Fredag 2", "SEK", PLAYERS, group_token=group_token)):
+            kul = ledger.create_match(night, "kul", PLAYERS, "Anna", "1.00").id
             for winner in ("Bo", "Cia", "Bo", "Bo"):
-                services.add_round(kul, {"last_trick": winner})
-            sk = services.create_match(night, "svangknack", PLAYERS, "Anna", "3.00").id
-            services.add_round(sk, {"svangare": "Bo", "participants": ["Bo"]})
+                ledger.add_round(kul, {"last_trick": winner})
+            sk = ledger.create_match(night, "svangknack", PLAYERS, "Anna", "3.00").id
+            ledger.add_round(sk, {"svangare": "Bo", "participants": ["Bo"]})
         token, night_id = first.edit_token, first.id
     page.goto(f"{base}/e/{token}")
     every_language(page, base, [f"/groups/{group_token}", f"/nights/{night_id}/season"])

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 ENGINE = Path(__file__).resolve().parents[2] / "referee" / "engine"
-PURE = [*sorted(ENGINE.glob("*.py")), ENGINE.parent / "settle.py"]
+PURE = [*sorted(ENGINE.glob("*.py")), ENGINE.parent / "ledger" / "settle.py"]
 FORBIDDEN = {"flask", "flask_sqlalchemy", "sqlalchemy", "werkzeug", "jinja2", "requests", "socket",
              "subprocess", "sqlite3", "psycopg", "os", "random", "time", "datetime", "referee.models",
-             "referee.services"}
+             "referee.ledger"}
 
 
 @pytest.mark.parametrize("path", PURE, ids=lambda p: p.name)

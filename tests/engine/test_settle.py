@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.records import dump, load
-from referee.settle import EXACT_LIMIT, Explanation, Plan, Transfer, explain, settle, via_leader
+from referee.ledger.settle import EXACT_LIMIT, Explanation, Plan, Transfer, explain, settle, via_leader
 
 # ------------------------------------------------------------------ helpers
 

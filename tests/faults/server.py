@@ -82,7 +82,7 @@ _LAUNCHER = r"""
 import json, os, sys, traceback
 import flask.cli, flask_migrate, alembic.command
 import gunicorn.app.wsgiapp, gunicorn.workers.sync
-import referee, referee.api, referee.pages, referee.reports, referee.services, referee.models
+import referee, referee.api, referee.pages, referee.reports, referee.ledger, referee.models
 import psycopg, sqlalchemy.dialects.postgresql.psycopg, sqlalchemy.dialects.sqlite.pysqlite, sqlalchemy.orm
 sqlalchemy.orm.configure_mappers()
 out = sys.stdout
@@ -451,7 +451,7 @@ def check_database(url: str, instance: Path, acked: list[Acked], sent_keys: set[
     """
     from sqlalchemy import select
 
-    from referee import create_app, services
+    from referee import create_app, ledger
     from referee.models import Match, Round, db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "faults", "TESTING": True,
@@ -476,14 +476,14 @@ def check_database(url: str, instance: Path, acked: list[Acked], sent_keys: set[
                                     f"but is stored as {stored[a.key]}")
             per_match = Counter(a.match for a in acked)
             for match in db.session.scalars(select(Match).order_by(Match.id)):
-                problems += _check_match(match, per_match[match.id], services)
+                problems += _check_match(match, per_match[match.id], ledger)
         finally:
             db.session.remove()
             db.engine.dispose()
     return problems, len(acked)
 
 
-def _check_match(match: Any, acked: int, services: Any) -> list[str]:
+def _check_match(match: Any, acked: int, ledger: Any) -> list[str]:
     out: list[str] = []
     events = list(match.rounds)
     seqs = [r.seq for r in events]
@@ -499,8 +499,8 @@ def _check_match(match: Any, acked: int, services: Any) -> list[str]:
     if (stored := sum(1 for r in events if r.kind == "round")) != acked:
         out.append(f"{name}: {stored} rounds stored, {acked} acknowledged")
     rounds = sum(1 for r in events if r.kind == "round" and not r.void)
-    state = services.state_of(match)
-    replayed = services.replay(match)
+    state = ledger.state_of(match)
+    replayed = ledger.replay(match)
     if replayed != state:
         out.append(f"{name}: replay of the log differs from the snapshot")
     if getattr(state, "round_no", rounds) != rounds:

@@ -44,9 +44,9 @@ from typing import Any
 import pytest
 from sqlalchemy import event, select, text
 
-from referee import create_app, services
+from referee import create_app, ledger
+from referee.ledger import POT_PARTY
 from referee.models import Match, db
-from referee.services import POT_PARTY
 from tests.components import free_port
 from tests.conftest import make_app
 
@@ -188,7 +188,7 @@ def check_matches(app: Any) -> int:
     live = 0
     with app.app_context():
         for match in db.session.scalars(select(Match)):
-            assert services.replay(match) == services.state_of(match), f"match {match.id}: replay != snapshot"
+            assert ledger.replay(match) == ledger.state_of(match), f"match {match.id}: replay != snapshot"
             live += sum(1 for r in match.rounds if not r.void)
         db.session.remove()
     return live

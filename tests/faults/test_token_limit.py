@@ -2,7 +2,7 @@
 
 A script guessing tokens gets a 429 after ``TOKEN_FAILURES`` wrong ones from its
 address, whichever worker or server took each guess: the counts are in the
-database (``referee/ratelimit.py``), not in a worker's memory. With counts per
+database (``referee/ledger/ratelimit.py``), not in a worker's memory. With counts per
 process, ``TOKEN_FAILURES`` guesses spread over two workers would leave each
 worker below the limit and the next guess would be a 403 again.
 

@@ -122,7 +122,8 @@ def check_voids_and_payments(url: str, instance: Path, tally: ClubTally) -> list
     """Each acknowledged void and payment stored once, nothing else; each night's money adds up."""
     from sqlalchemy import select
 
-    from referee import create_app, payments
+    from referee import create_app
+    from referee.ledger import payments
     from referee.models import Night, Payment, Round, db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "faults", "TESTING": True,

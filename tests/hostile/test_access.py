@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from flask import Flask, url_for
 
-from referee.rights import fingerprint
+from referee.ledger.rights import fingerprint
 from tests.conftest import make_app
 from tests.web.helpers import Api
 

@@ -48,7 +48,8 @@ from typing import Any
 
 import pytest
 
-from referee import payments, services
+from referee import ledger
+from referee.ledger import payments
 from referee.models import db
 from referee.round_forms import PAGE_GAMES
 from tests.components import PostgresServer
@@ -82,11 +83,11 @@ class World:
 
 def build_world() -> World:
     players = ["Anna", "Bo", "Cia", "Dan"]
-    a = services.create_night("Night A", "SEK", players)
-    m = services.create_match(a, "svangknack", players, "Anna", "3.00")
-    services.add_round(m.id, {"participants": ["Bo", "Dan"], "tricks": {"Bo": 2, "Dan": 1}})
-    services.close_match(m.id, "split")
-    b = services.create_night("Night B", "SEK", players, group_token=a.group.token)
+    a = ledger.create_night("Night A", "SEK", players)
+    m = ledger.create_match(a, "svangknack", players, "Anna", "3.00")
+    ledger.add_round(m.id, {"participants": ["Bo", "Dan"], "tricks": {"Bo": 2, "Dan": 1}})
+    ledger.close_match(m.id, "split")
+    b = ledger.create_night("Night B", "SEK", players, group_token=a.group.token)
     games = {
         "svangknack": (players, "3.00"), "kul": (players, "1.00"), "schloapfer": (players[:3], "1.00"),
         "schwimmen": (players, "1.00"), "knaker": (players, ""),
@@ -97,8 +98,8 @@ def build_world() -> World:
              "knaker": {"events": [{"out": ["Anna"]}, {"out": ["Cia"]}, {"lost": ["Bo"]}]}}
     matches = {}
     for game, (seats, stake) in games.items():
-        match = services.create_match(b, game, seats, "Anna", stake or None)
-        services.add_round(match.id, first[game])
+        match = ledger.create_match(b, game, seats, "Anna", stake or None)
+        ledger.add_round(match.id, first[game])
         matches[game] = match.id
     s = payments.settlement(a)
     payer = min((p for p in a.player_names), key=lambda p: s.open[p])

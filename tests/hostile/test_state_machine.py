@@ -42,9 +42,9 @@ from sqlalchemy import delete, select
 
 from referee import games
 from referee.engine import RuleViolation
-from referee.idempotency import Idem, Replayed
+from referee.ledger import Conflict, add_round, close_match, get_match, get_night, state_of, void_round
+from referee.ledger.idempotency import Idem, Replayed
 from referee.models import db
-from referee.services import Conflict, add_round, close_match, get_match, get_night, state_of, void_round
 from tests.web.test_ledger_properties import (
     SPECS,
     Draw,

@@ -174,14 +174,14 @@ def test_void_replays_without_the_round(api: Api) -> None:
 def test_void_that_loses_a_race_is_tried_again_on_the_new_state(api: Api, app: Any,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """On PostgreSQL a void and another phone's round can overlap; the void then retries, like a round."""
-    from referee import services
+    from referee.ledger import rounds
 
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         pytest.skip("SQLite takes the write lock before reading (BEGIN IMMEDIATE): the race cannot happen")
     m = api.new_match("kul", ["Anna", "Bo", "Cia"], stake="2.00")
     for who in ("Anna", "Bo"):
         assert api.round(m["id"], {"last_trick": who})[0] == 201
-    real_bump, raced = services._bump, []
+    real_bump, raced = rounds._bump, []
 
     def bump_after_a_rival(match: Any, version: int, new_state: Any, next_seq: int) -> None:
         if not raced:  # the first attempt: another phone's round lands between our read and our write
@@ -192,7 +192,7 @@ def test_void_that_loses_a_race_is_tried_again_on_the_new_state(api: Api, app: A
                 assert rival.status_code == 201, rival.get_json()
         real_bump(match, version, new_state, next_seq)
 
-    monkeypatch.setattr(services, "_bump", bump_after_a_rival)
+    monkeypatch.setattr(rounds, "_bump", bump_after_a_rival)
     status, body = api.call("POST", f"/api/matches/{m['id']}/rounds/1/void", {"reason": "slip"})
     if status == 409:
         pytest.fail("the void was refused instead of tried again")

@@ -9,8 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from referee import payments, services
+from referee import ledger as services  # this file has a helper named ledger
 from referee.backup import backup, restore
+from referee.ledger import payments
 from referee.models import Match, db
 from tests.conftest import make_app
 from tests.web.helpers import Api

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from referee import charts
-from referee.services import POT_PARTY
+from referee.ledger import POT_PARTY
 from tests.web.helpers import Api
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -251,16 +251,17 @@ def test_season_chart_is_the_running_total(client: Any) -> None:
 def _folds(app: Any, mid: int) -> tuple[Any, Any]:
     """``seen()``: the match's fold as the process keeps it; ``fresh()``: folded from scratch (the kept ones
     forgotten first)."""
-    from referee import history, services
+    from referee import ledger
+    from referee.ledger import fold
 
-    def seen() -> history.History:
+    def seen() -> fold.History:
         with app.app_context():
-            return history.history(services.get_match(mid))
+            return fold.history(ledger.get_match(mid))
 
-    def fresh() -> history.History:
+    def fresh() -> fold.History:
         with app.app_context():
-            history.clear()
-            return history.history(services.get_match(mid))
+            fold.clear()
+            return fold.history(ledger.get_match(mid))
 
     return seen, fresh
 
@@ -323,17 +324,18 @@ def test_after_a_void_the_fold_restarts_from_the_checkpoint_before_it(app: Any, 
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 29: a void refolds from the kept checkpoint before the voided round, not the whole log, and the
     result is the same as a fold from scratch."""
-    from referee import history, services
+    from referee import ledger
+    from referee.ledger import fold, rounds
 
-    monkeypatch.setattr(history, "CHECKPOINT_EVERY", 3)
+    monkeypatch.setattr(fold, "CHECKPOINT_EVERY", 3)
     applied: list[int] = []
-    real = services.apply_event
+    real = ledger.apply_event
 
     def counted(match: Any, state: Any, kind: str, payload: Any) -> Any:
         applied.append(1)
         return real(match, state, kind, payload)
 
-    monkeypatch.setattr(services, "apply_event", counted)
+    monkeypatch.setattr(rounds, "apply_event", counted)
     api = Api(client)
     api.new_night(PLAYERS)
     mid, _ledger, _pots = svangknack_match(api, 14)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee import payments, services
+from referee import ledger
+from referee.ledger import payments
 from tests.web.test_settlement import kul_night
 
 
@@ -24,17 +25,17 @@ def test_voiding_a_payment_asks_first(client: Any, app: Any) -> None:
     anna = re.search(r"<tr><th>Anna.*?</tr>", html, re.S)
     assert anna and "settled" in anna.group(0) and "result -SEK\xa02.00" in anna.group(0), anna
     with app.app_context():
-        pid = payments.settlement(services.get_night(night_id)).payments[0].id
+        pid = payments.settlement(ledger.get_night(night_id)).payments[0].id
     first = client.post(f"/nights/{night_id}/payments/{pid}/void", data={"reason": "wrong"})
     page = first.get_data(as_text=True)
     assert first.status_code == 200 and "Void this payment?" in page and "Anna paid Cia SEK\xa02.00" in page
     assert 'name="reason" value="wrong"' in page and 'name="confirm" value="yes"' in page
     with app.app_context():
-        assert not payments.settlement(services.get_night(night_id)).payments[0].void
+        assert not payments.settlement(ledger.get_night(night_id)).payments[0].void
     done = client.post(f"/nights/{night_id}/payments/{pid}/void", data={"reason": "wrong", "confirm": "yes"})
     assert done.status_code == 302
     with app.app_context():
-        row = payments.settlement(services.get_night(night_id)).payments[0]
+        row = payments.settlement(ledger.get_night(night_id)).payments[0]
         assert row.void and row.void_reason == "wrong"
 
 
@@ -45,4 +46,4 @@ def test_closing_with_an_unknown_player_is_refused_at_once(client: Any, app: Any
     resp = client.post(f"/matches/{match_id}/close", data={"pot": "award", "to": "Nobody"})
     assert resp.status_code == 422 and 'id="close-confirm"' not in resp.get_data(as_text=True)  # no confirmation page
     with app.app_context():
-        assert not services.state_of(services.get_match(match_id)).finished
+        assert not ledger.state_of(ledger.get_match(match_id)).finished

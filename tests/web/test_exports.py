@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from referee import exports, games, payments, services
+from referee import exports, games, ledger
 from referee.engine import BadInput, RuleViolation
+from referee.ledger import POT_PARTY, payments
 from referee.models import Group, Match, Night, Payment, Player, Round, Snapshot, db
-from referee.services import POT_PARTY
 from tests.components import PostgresServer
 from tests.conftest import make_app
 from tests.web.helpers import Api
@@ -99,13 +99,13 @@ def build_night(client: Any) -> Api:
 
 def facts(night: Night) -> dict[str, Any]:
     """The night's meaning: states, logs, settlement, people; no database ids."""
-    money = services.night_money(night)
+    money = ledger.night_money(night)
     s = payments.settlement(night)
     matches = []
     for match in night.matches:
         module = games.game(match.game)
-        state = services.state_of(match)
-        assert module.state_json(services.replay(match), money) == module.state_json(state, money)
+        state = ledger.state_of(match)
+        assert module.state_json(ledger.replay(match), money) == module.state_json(state, money)
         matches.append({
             "game": match.game, "seats": list(match.seats), "dealer": match.first_dealer, "stake": match.stake,
             "options": match.options, "status": match.status, "carried_in": match.carried_in,
@@ -153,7 +153,7 @@ def fresh_app(backend: str, tmp_path: Path, postgres: PostgresServer | None) -> 
 def export_from(app: Any, night_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The export as it travels (through JSON text) and the night's facts."""
     with app.app_context():
-        night = services.get_night(night_id)
+        night = ledger.get_night(night_id)
         data = exports.export_night(night)
         return json.loads(json.dumps(data)), facts(night)
 
@@ -177,7 +177,7 @@ def test_round_trip_into_an_empty_database(app: Any, client: Any, fresh_app: Any
         night = exports.import_night(data)
         night_id = night.id
     with fresh_app.app_context():  # a new session: read back what was committed
-        night = services.get_night(night_id)
+        night = ledger.get_night(night_id)
         after = facts(night)
         again = exports.export_night(night)
         assert night.edit_token != api.token
@@ -187,7 +187,7 @@ def test_round_trip_into_an_empty_database(app: Any, client: Any, fresh_app: Any
     other = Api(fresh_app.test_client())
     other.token = night.edit_token
     with fresh_app.app_context():
-        sw_id = next(m.id for m in services.get_night(night_id).matches if m.game == "schwimmen")
+        sw_id = next(m.id for m in ledger.get_night(night_id).matches if m.game == "schwimmen")
     ok(other.round(sw_id, {"ended_by": "knock", "by": "Bo", "losers": ["Cia"]}))
     ok(other.call("POST", f"/api/matches/{sw_id}/rounds/4/void", {"reason": "test"}), 200)
 
@@ -220,7 +220,7 @@ def test_carried_pots_and_debts_are_imported_as_rows(app: Any, client: Any, fres
     with fresh_app.app_context():
         ids = [exports.import_night(data).id for data, _ in exported]
     with fresh_app.app_context():
-        nights = [services.get_night(i) for i in ids]
+        nights = [ledger.get_night(i) for i in ids]
         for night, (_data, before) in zip(nights, exported, strict=True):
             assert facts(night) == before
         assert nights[0].group_id != nights[1].group_id
@@ -239,7 +239,7 @@ def test_carried_pots_and_debts_are_imported_as_rows(app: Any, client: Any, fres
             p["payer"] = POT_PARTY
         p.pop("payee_pot")
     with fresh_app.app_context():
-        assert facts(services.get_night(exports.import_night(legacy).id)) == exported[1][1]
+        assert facts(ledger.get_night(exports.import_night(legacy).id)) == exported[1][1]
 
 
 # --- CSV -----------------------------------------------------------------------
@@ -247,11 +247,11 @@ def test_carried_pots_and_debts_are_imported_as_rows(app: Any, client: Any, fres
 def test_csv_rows_and_money(app: Any, client: Any) -> None:
     api = build_night(client)
     with app.app_context():
-        night = services.get_night(api.night["id"])
+        night = ledger.get_night(api.night["id"])
         text = exports.export_csv(night)
         s = payments.settlement(night)
         events = sum(len(m.rounds) for m in night.matches)
-        results = sum(len(m.seats) + (1 if services.state_of(m).pot else 0) for m in night.matches)
+        results = sum(len(m.seats) + (1 if ledger.state_of(m).pot else 0) for m in night.matches)
         pay_rows = db.session.scalar(select(func.count()).select_from(Payment).where(Payment.night_id == night.id))
         plan = s.plan.transfers
         match_ids = [m.id for m in night.matches]
@@ -292,7 +292,7 @@ def test_csv_cells_never_become_formulas(app: Any, client: Any) -> None:
     for _ in range(3):
         ok(api.round(m, {"last_trick": "Cia"}))
     with app.app_context():
-        rows = list(csv.DictReader(io.StringIO(exports.export_csv(services.get_night(api.night["id"])))))
+        rows = list(csv.DictReader(io.StringIO(exports.export_csv(ledger.get_night(api.night["id"])))))
     names = {r["player"] for r in rows if r["type"] == "result"} | {r["from"] for r in rows if r["type"] == "transfer"}
     assert "'=SUM(A1)" in names and "'@Bo" in names and "=SUM(A1)" not in names
     assert any(r["amount"].startswith("-") for r in rows if r["type"] == "result")  # amounts stay numbers

@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from referee.services import POT_PARTY
+from referee.ledger import POT_PARTY
 from tests.conftest import make_app
 
 PACKAGE = "referee_api_client"

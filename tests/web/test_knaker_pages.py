@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from referee import services
+from referee import ledger
 from referee.models import Round, db
 from referee.round_forms.knaker import parse
 from tests.web.test_pages import create_match, create_night, round_form
@@ -35,7 +35,7 @@ def payloads(client: Any, match_id: int) -> list[dict[str, Any]]:
 
 def state(client: Any, match_id: int) -> Any:
     with client.application.app_context():
-        return services.state_of(services.get_match(match_id))
+        return ledger.state_of(ledger.get_match(match_id))
 
 
 def post(client: Any, match_id: int, data: dict[str, str]) -> Any:
@@ -249,7 +249,7 @@ def test_games_table_void_guest_and_close(client: Any, app: Any) -> None:
     assert [re.findall(r"<td class=\"num[^\"]*\">(\d+)</td>", tr)
             for tr in re.findall(r"<tr>.*?</tr>", table, re.S)][1:] == [["3", "2", "4", "1"], ["1", "2", "0", "3"]]
     with app.app_context():
-        view = services.get_night(night_id).view_token
+        view = ledger.get_night(night_id).view_token
     guest = app.test_client()
     guest.get(f"/v/{view}")
     page = guest.get(f"/matches/{match_id}").get_data(as_text=True)

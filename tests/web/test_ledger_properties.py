@@ -4,9 +4,9 @@ The issue asks that replay from the log always equals the snapshot, that money
 is conserved, that rejected input changes nothing and that voiding a round
 replays the match without it (refused, with the rule, when a later round
 would become invalid). Random sequences of valid rounds, invalid rounds,
-voids and closes are run against ``referee.services`` on SQLite and on the
+voids and closes are run against ``referee.ledger`` on SQLite and on the
 real PostgreSQL server (the ``app`` fixture), for every game. The night's
-settlement (``referee.payments.settlement``) must add up to zero and its
+settlement (``referee.ledger.payments.settlement``) must add up to zero and its
 transfers must settle every party exactly, the pot included; a pot carried to
 the next night of the group must arrive there exactly.
 
@@ -28,12 +28,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
-from referee import games, payments
+from referee import games
 from referee.engine import BadInput, RuleViolation
 from referee.engine.money import Money
 from referee.engine.records import parse_options
-from referee.models import db
-from referee.services import (
+from referee.ledger import (
     POT_PARTY,
     NotFound,
     add_round,
@@ -42,10 +41,12 @@ from referee.services import (
     create_night,
     get_match,
     get_night,
+    payments,
     replay,
     state_of,
     void_round,
 )
+from referee.models import db
 
 PLAYER_POOL = ("Anna", "Bo", "Cia", "Dan", "Åsa", "Fil")
 SEK = Money(2)

@@ -32,7 +32,7 @@ def test_token_keys_are_filled_in_for_nights_made_before_them(backend: str, tmp_
     """Nights stored before the token-key migration open with their old links afterwards."""
     from sqlalchemy import text
 
-    from referee import services
+    from referee import ledger
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": backend, "TESTING": True, "SECRET_KEY": "t",
                       "INSTANCE_PATH": str(tmp_path)})
@@ -45,12 +45,12 @@ def test_token_keys_are_filled_in_for_nights_made_before_them(backend: str, tmp_
                               "view_token, created_at) VALUES (7, 1, 'Old night', '', 'SEK', '', 'edit-tok-7', "
                               "'view-tok-7', CURRENT_TIMESTAMP)"))
         upgrade()
-        assert services.night_by_token("edit-tok-7") is not None
-        night, can_write = services.night_by_token("edit-tok-7")  # type: ignore[misc]
+        assert ledger.night_by_token("edit-tok-7") is not None
+        night, can_write = ledger.night_by_token("edit-tok-7")  # type: ignore[misc]
         assert (night.id, can_write) == (7, True)
-        assert services.night_by_token("view-tok-7") == (night, False)
-        assert services.night_by_token("edit-tok-8") is None
-        new = services.create_night("Next", "SEK", ["A"], group_token="group-token-1")
-        assert new.group_id == 1 and services.night_by_token(new.view_token) == (new, False)
+        assert ledger.night_by_token("view-tok-7") == (night, False)
+        assert ledger.night_by_token("edit-tok-8") is None
+        new = ledger.create_night("Next", "SEK", ["A"], group_token="group-token-1")
+        assert new.group_id == 1 and ledger.night_by_token(new.view_token) == (new, False)
         db.session.remove()
         db.engine.dispose()

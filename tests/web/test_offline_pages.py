@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from referee import services
+from referee import ledger
 from referee.models import Payment, Round, db
 from tests.web.test_pages import create_match, create_night, round_form
 
@@ -94,10 +94,10 @@ def test_a_resent_void_and_close_are_made_once(client: Any) -> None:
         resp = client.post(f"/matches/{match_id}/close", data=close)
         assert resp.status_code == 302, resp.get_data(as_text=True)
     with client.application.app_context():
-        match = services.get_match(match_id)
+        match = ledger.get_match(match_id)
         kinds = [(r.kind, r.void) for r in match.rounds]
         assert kinds == [("round", False), ("round", True), ("round", False), ("close", False)]
-        state = services.state_of(match)
+        state = ledger.state_of(match)
         assert state.finished and sum(state.balances) == 0
 
 
@@ -152,7 +152,7 @@ def test_the_phone_reads_a_round_form_as_the_page_does(client: Any, lang: str) -
     match_id = create_match(client, create_night(client))
     client.get(f"/lang/{lang}")
     with client.application.app_context():
-        match = services.get_match(match_id)
+        match = ledger.get_match(match_id)
         data = {"game": "svangknack", "digits": 2, "state": dict(match.snapshot.state),
                 "players": list(match.seats)}
     bad = {"tricks_3": "1"}  # Dan 1 trick, Bo (svängare) none: 1 of 3 tricks
@@ -168,10 +168,10 @@ def test_the_phone_reads_a_round_form_as_the_page_does(client: Any, lang: str) -
     assert status == 200 and body["legal"] is True
     assert client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | good).status_code == 302
     with client.application.app_context():
-        match = services.get_match(match_id)
-        state = services.state_of(match)
+        match = ledger.get_match(match_id)
+        state = ledger.state_of(match)
         assert body["snapshot"] == dump(state) == match.snapshot.state
-        assert body["state"] == games.game("svangknack").state_json(state, services.night_money(match.night))
+        assert body["state"] == games.game("svangknack").state_json(state, ledger.night_money(match.night))
 
 
 def test_round_form_refuses_what_is_no_form() -> None:
@@ -190,9 +190,9 @@ def test_a_busy_database_leaves_the_entry_in_the_queue(client: Any, monkeypatch:
     form = round_form(client, match_id) | {"form_token": "q-busy"}
 
     def busy(*_args: Any, **_kwargs: Any) -> Any:
-        raise services.Unavailable("database is locked")
+        raise ledger.Unavailable("database is locked")
 
-    monkeypatch.setattr(services, "add_round", busy)
+    monkeypatch.setattr(ledger, "add_round", busy)
     resp = client.post(f"/matches/{match_id}/rounds", data=form)
     html = resp.get_data(as_text=True)
     assert resp.status_code == 503 and 'id="offline"' in html
@@ -255,8 +255,8 @@ def test_every_box_the_phone_projects_names_a_key_of_the_engines_state(client: A
     boxes = re.findall(r'<strong data-expect="(\w+)"( data-expect-as="(\w+)")?', page)
     assert boxes, game
     with client.application.app_context():
-        match = services.get_match(match_id)
-        view = games.game(game).state_json(services.state_of(match), services.night_money(match.night))
+        match = ledger.get_match(match_id)
+        view = games.game(game).state_json(ledger.state_of(match), ledger.night_money(match.night))
     for key, _as, kind in boxes:
         assert key in view, (game, key)
         assert kind != "money" or isinstance(view[key], str), (game, key)

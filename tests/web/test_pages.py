@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from referee import services
+from referee import ledger
 from referee.models import Match, Round, db
 from tests.conftest import make_app
 
@@ -68,7 +68,7 @@ def test_svangknack_round_in_few_taps(client: Any) -> None:
     with client.application.app_context():
         rounds = db.session.query(Round).filter_by(match_id=match_id).all()
         assert [r.payload["tricks"] for r in rounds] == [{"Bo": 2, "Dan": 1}]
-        state = services.state_of(services.get_match(match_id))
+        state = ledger.state_of(ledger.get_match(match_id))
         # pot 12: Bo +8, Dan +4 on top of the stakes; a fresh pot of 12 is built
         assert dict(zip(state.players, state.balances, strict=True)) == {
             "Anna": -600, "Bo": 200, "Cia": -600, "Dan": -200}
@@ -155,7 +155,7 @@ def test_view_link_reads_but_cannot_write(client: Any, app: Any) -> None:
     night_id = create_night(client)
     match_id = create_match(client, night_id)
     with app.app_context():
-        night = services.get_night(night_id)
+        night = ledger.get_night(night_id)
         view, edit = night.view_token, night.edit_token
     guest = app.test_client()
     assert guest.get(f"/nights/{night_id}").status_code == 403
@@ -182,11 +182,11 @@ def test_void_and_close_through_pages(client: Any) -> None:
     assert first.status_code == 200 and "Close the match?" in first.get_data(as_text=True)
     assert "the pot went to Anna" in first.get_data(as_text=True)
     with client.application.app_context():
-        assert not services.state_of(services.get_match(match_id)).finished
+        assert not ledger.state_of(ledger.get_match(match_id)).finished
     assert client.post(f"/matches/{match_id}/close",
                        data={"pot": "award", "to": "Anna", "confirm": "yes"}).status_code == 302
     with client.application.app_context():
-        state = services.state_of(services.get_match(match_id))
+        state = ledger.state_of(ledger.get_match(match_id))
         assert state.finished and state.pot == 0
         assert dict(zip(state.players, state.balances, strict=True)) == {
             "Anna": 600, "Bo": -200, "Cia": -200, "Dan": -200}
@@ -232,8 +232,8 @@ def test_match_page_lists_latest_rounds_and_links_to_all(client: Any, app: Any) 
     match_id = create_match(client, create_night(client))
     with app.app_context():
         for _ in range(30):
-            state = services.state_of(services.get_match(match_id))
-            services.add_round(match_id, {"participants": [state.players[(state.dealer + 1) % 4]]})
+            state = ledger.state_of(ledger.get_match(match_id))
+            ledger.add_round(match_id, {"participants": [state.players[(state.dealer + 1) % 4]]})
     html = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert html.count('<li class="" id="round-') == 10 and 'id="round-30"' in html and 'id="round-20"' not in html
     assert "Show all 30 rounds" in html
@@ -247,7 +247,7 @@ def test_any_iso_currency_with_its_minor_units(client: Any, app: Any) -> None:
     resp = client.post("/nights/new", data={"name": "Tokyo", "currency": "JPY", "players": "A\nB\nC"})
     night_id = int(resp.headers["Location"].rsplit("/", 1)[1])
     with app.app_context():
-        assert services.night_money(services.get_night(night_id)).digits == 0
+        assert ledger.night_money(ledger.get_night(night_id)).digits == 0
 
 
 def test_the_currency_list_offers_currencies_in_use_the_likely_ones_first(client: Any) -> None:
@@ -266,7 +266,7 @@ def test_revoking_the_edit_link_logs_out_other_phones(client: Any, app: Any) -> 
     night_id = create_night(client)
     match_id = create_match(client, night_id, game="kul", stake="1.00")
     with app.app_context():
-        old_edit = services.get_night(night_id).edit_token
+        old_edit = ledger.get_night(night_id).edit_token
     second = app.test_client()
     second.get(f"/e/{old_edit}")
     assert 'name="last_trick"' in second.get(f"/matches/{match_id}").get_data(as_text=True)  # may enter deals
@@ -282,7 +282,7 @@ def test_revoking_the_edit_link_logs_out_other_phones(client: Any, app: Any) -> 
     assert app.test_client().get(f"/e/{old_edit}").status_code == 404
     assert client.post(f"/nights/{night_id}/players", data={"name": "Gun"}).status_code == 302
     with app.app_context():
-        night = services.get_night(night_id)
+        night = ledger.get_night(night_id)
         assert night.edit_token != old_edit and "Gun" in night.player_names and "Fia" not in night.player_names
 
 

@@ -165,7 +165,8 @@ def test_no_girocode_where_sepa_does_not_reach_but_the_iban_to_copy(client: Any,
 
 
 def test_girocode_outside_the_eea_carries_the_bic(client: Any, app: Any) -> None:
-    from referee import payment_codes, payments
+    from referee import payment_codes
+    from referee.ledger import payments
     from referee.models import Night, db
     from tests.engine.test_payment_codes import check_girocode, decode_one
 
@@ -272,7 +273,7 @@ def test_every_match_page_and_the_night_page_link_the_protocol(client: Any) -> N
 
 def test_zero_tricks_tapped_is_a_player_who_played_and_goes_bet(client: Any) -> None:
     """Bo (svängare) takes all three tricks; Dan tapped 0 without the knock toggle: Dan played, Dan is bet (SK-9)."""
-    from referee import services
+    from referee import ledger
     from referee.models import Round, db
     from tests.web.test_pages import create_match, create_night, round_form
 
@@ -284,7 +285,7 @@ def test_zero_tricks_tapped_is_a_player_who_played_and_goes_bet(client: Any) -> 
         rounds = db.session.query(Round).filter_by(match_id=match_id).all()
         assert [(r.payload["participants"], r.payload["tricks"]) for r in rounds] == [
             (["Bo", "Dan"], {"Bo": 3, "Dan": 0})]
-        state = services.state_of(services.get_match(match_id))
+        state = ledger.state_of(ledger.get_match(match_id))
         balances = dict(zip(state.players, state.balances, strict=True))
         # pot 12 won by Bo; Dan bet: pays 12 into the next pot (SK-9), which Bo, dealing next, adds 3 to (SK-6)
         assert balances == {"Anna": -300, "Bo": 600, "Jürgen": -300, "Dan": -1500}

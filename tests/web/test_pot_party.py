@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.services import POT_PARTY
+from referee.ledger import POT_PARTY
 from tests.web.helpers import Api, dec
 
 PLAYERS = ["Anna", "Bo", "Cia"]

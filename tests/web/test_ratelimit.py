@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import select
 
+from referee.ledger.ratelimit import FailureLimiter
 from referee.models import TokenFailure, db
-from referee.ratelimit import FailureLimiter
 from tests.conftest import make_app
 from tests.web.helpers import Api
 

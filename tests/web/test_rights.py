@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from referee.rights import Right, token_right
+from referee.ledger.rights import Right, token_right
 from tests.conftest import make_app
 from tests.web.helpers import Api
 
@@ -80,9 +80,9 @@ def test_token_right_is_edit_view_or_none(app: Any) -> None:
     with app.app_context():
         api = Api(app.test_client())
         night = api.new_night(["Anna", "Bo"])
-        from referee import services
+        from referee import ledger
 
-        nt = services.get_night(night["id"])
+        nt = ledger.get_night(night["id"])
         assert token_right(nt, night["edit_token"]) is Right.EDIT
         assert token_right(nt, night["view_token"]) is Right.VIEW
         assert token_right(nt, night["group_token"]) is Right.NONE

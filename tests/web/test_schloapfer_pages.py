@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from referee import services
+from referee import ledger
 from referee.models import Round, db
 
 THREE = "Anna\nBo\nCia"
@@ -67,7 +67,7 @@ def stored(client: Any, match_id: int) -> list[dict[str, Any]]:
 def standing(client: Any, match_id: int) -> dict[str, tuple[int, int, int, str]]:
     """(points, rings, rings_total, status) per player, from the stored state."""
     with client.application.app_context():
-        st = services.state_of(services.get_match(match_id))
+        st = ledger.state_of(ledger.get_match(match_id))
         return {n: (st.points[i], st.rings[i], st.rings_total[i], st.status[i]) for i, n in enumerate(st.players)}
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from referee import services
+from referee import ledger
 from referee.models import Round, db
 from tests.web.test_pages import create_night, round_form
 
@@ -52,7 +52,7 @@ def stored(client: Any, match_id: int) -> list[dict[str, Any]]:
 def players(client: Any, match_id: int) -> dict[str, tuple[int, bool, bool]]:
     """name -> (lives, swimming, out) from the stored state."""
     with client.application.app_context():
-        st = services.state_of(services.get_match(match_id))
+        st = ledger.state_of(ledger.get_match(match_id))
         return {n: (st.lives[i], st.swimming[i], st.out[i]) for i, n in enumerate(st.players)}
 
 

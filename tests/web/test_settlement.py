@@ -211,7 +211,8 @@ def test_payer_sees_a_swish_pay_button_per_transfer(client: Any) -> None:
 
 def test_page_shows_exactly_the_decoded_payment_codes(client: Any, app: Any) -> None:
     """Each QR code on the page is the code the payments module made; decoded, it is the scheme's payload."""
-    from referee import payment_codes, payments
+    from referee import payment_codes
+    from referee.ledger import payments
     from referee.models import Night, db
     from tests.engine.test_payment_codes import check_girocode, check_swish, decode_one
 

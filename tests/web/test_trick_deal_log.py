@@ -20,7 +20,7 @@ from typing import Any
 from flask_migrate import upgrade
 from sqlalchemy import text
 
-from referee import create_app, exports, services
+from referee import create_app, exports, ledger
 from referee.engine import BadInput, RuleViolation
 from referee.models import db
 from tests.components import PostgresServer
@@ -158,11 +158,11 @@ def test_export_import_keeps_the_deal(app: Any, client: Any, backend: str, tmp_p
     assert api.round(match_id, {"last_trick": "Bo", "deal": KUL_DEAL})[0] == 201
     assert api.round(match_id, {"last_trick": "Anna"})[0] == 201
     with app.app_context():
-        data = json.loads(json.dumps(exports.export_night(services.get_night(api.night["id"]))))
+        data = json.loads(json.dumps(exports.export_night(ledger.get_night(api.night["id"]))))
     rounds = data["matches"][0]["rounds"]
     assert rounds[0]["deal"]["winners"] == ["Cia", "Anna", "Bo", "Bo", "Bo"] and "deal" not in rounds[1]
     with app.app_context():  # the spreadsheet export has it too, in the round's row
-        sheet = list(csv.DictReader(io.StringIO(exports.export_csv(services.get_night(api.night["id"])))))
+        sheet = list(csv.DictReader(io.StringIO(exports.export_csv(ledger.get_night(api.night["id"])))))
     deals = [r["deal"] for r in sheet if r["type"] == "round"]
     assert json.loads(deals[0]) == rounds[0]["deal"] and deals[1] == ""
     assert all(r["deal"] == "" for r in sheet if r["type"] != "round")
@@ -191,7 +191,7 @@ def test_export_import_keeps_the_deal(app: Any, client: Any, backend: str, tmp_p
                 assert exc.rule == "KU-3"
             night_id = exports.import_night(data).id
         with other.app_context():
-            again = exports.export_night(services.get_night(night_id))
+            again = exports.export_night(ledger.get_night(night_id))
             assert again["matches"] == data["matches"]
             old = json.loads(json.dumps(data))  # an export written before deals were stored
             del old["matches"][0]["rounds"][0]["deal"]
@@ -210,23 +210,23 @@ def test_migration_adds_the_deal_to_an_old_database(backend: str, tmp_path: Path
                       "INSTANCE_PATH": str(tmp_path)})
     with app.app_context():
         upgrade(revision="7d3e2b9c4a10")
-        night = services.create_night("Old", "SEK", ["Anna", "Bo", "Cia"])
-        match_id = services.create_match(night, "kul", ["Anna", "Bo", "Cia"], "Anna", "3.00", {}).id
+        night = ledger.create_night("Old", "SEK", ["Anna", "Bo", "Cia"])
+        match_id = ledger.create_match(night, "kul", ["Anna", "Bo", "Cia"], "Anna", "3.00", {}).id
         with db.engine.begin() as conn:  # a round as the old schema stored it (no deal column)
             conn.execute(text("INSERT INTO rounds (match_id, seq, kind, payload, created_at, void, void_reason) "
                               "VALUES (:m, 1, 'round', :p, CURRENT_TIMESTAMP, :f, '')"),
                          {"m": match_id, "p": json.dumps({"last_trick": "Cia"}), "f": False})
         db.session.remove()
         upgrade()
-        state = services.replay(services.get_match(match_id))
+        state = ledger.replay(ledger.get_match(match_id))
         with db.engine.begin() as conn:
             conn.execute(text("UPDATE snapshots SET version = 1, next_seq = 2, state = :s WHERE match_id = :m"),
                          {"s": json.dumps(dump(state)), "m": match_id})
         db.session.remove()
-        rnd, _state = services.add_round(match_id, {"last_trick": "Bo"}, deal=KUL_DEAL)
+        rnd, _state = ledger.add_round(match_id, {"last_trick": "Bo"}, deal=KUL_DEAL)
         assert rnd.seq == 2
         db.session.remove()
-        listed = services.match_json(services.get_match(match_id))["rounds"]
+        listed = ledger.match_json(ledger.get_match(match_id))["rounds"]
         assert [(r["payload"], r["deal"] is None) for r in listed] == [({"last_trick": "Cia"}, True),
                                                                        ({"last_trick": "Bo"}, False)]
         assert listed[1]["deal"]["winners"][-1] == "Bo"

@@ -4,8 +4,8 @@ One module per game with ``parse(form, state_json, players) -> payload`` and
 ``ERROR_FIELDS`` (rule ID -> the form field the error is shown next to). It is
 pure (the standard library and :mod:`referee.engine` only), so the server's
 pages (``referee/round_forms``, which add the translated option texts)
-and the engine in the phone's browser (the bundle of :mod:`referee.bundle`,
-``round/form`` in :mod:`referee.browser`) read a form the same way. ``form``
+and the engine in the phone's browser (the bundle of :mod:`referee.offline.bundle`,
+``round/form`` in :mod:`referee.offline.browser`) read a form the same way. ``form``
 is any mapping of field names to text: Werkzeug's ``MultiDict`` on the server,
 a plain dict in the browser.
 """

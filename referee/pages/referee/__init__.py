@@ -10,7 +10,7 @@ tool was opened from.
 
 from __future__ import annotations
 
-from referee import services
+from referee import ledger
 from referee.engine.cards import SUIT_SYMBOLS, SUITS
 from referee.models import Match
 from referee.pages import can_view
@@ -28,8 +28,8 @@ def opened_match(raw: str | None, game: str) -> Match | None:
     if not raw or not (raw.isascii() and raw.isdigit() and len(raw) < 10):  # no "²", no id beyond the database's
         return None
     try:
-        match = services.get_match(int(raw))
-    except services.NotFound:
+        match = ledger.get_match(int(raw))
+    except ledger.NotFound:
         return None
     if match.game != game or not can_view(match.night):
         return None

@@ -18,7 +18,7 @@ from typing import Any
 from flask import render_template, request
 from flask_babel import gettext as _
 
-from referee import services
+from referee import ledger
 from referee.engine import BadInput
 from referee.engine.schloapfer import DECK_RANKS, EyeCount, eye_count
 from referee.messages import explain
@@ -61,7 +61,7 @@ def schloapfer_eyes() -> Any:
                 error = explain(exc)
     targets: list[tuple[int, str]] = []
     if match is not None and can_edit(match.night) and match.status != "closed":
-        state = services.state_of(match)
+        state = ledger.state_of(match)
         in_match = [i for i, s in enumerate(state.status) if s == "in"]
         targets = [(i, match.seats[i]) for i in in_match]
         if pos is not None and pos in in_match:  # the row the counter was opened from first

@@ -24,10 +24,11 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from referee import games, idempotency, services
+from referee import games, ledger
 from referee.engine import BadInput, RuleViolation, questions, tricks
 from referee.engine.cards import RANKS
 from referee.engine.spec import SPECS
+from referee.ledger import idempotency
 from referee.messages import explain
 from referee.models import Match
 from referee.pages import _match, _round_form, bp, can_edit, expected_seq, round_saved_again, saved_round
@@ -63,7 +64,7 @@ class Setup:
 def _first_leader(match: Match) -> tuple[tuple[str, ...], str]:
     """The match's players still in and who leads: the svängare (Svängknack), else forehand."""
     module = games.game(match.game)
-    view = module.state_json(services.state_of(match), services.night_money(match.night))
+    view = module.state_json(ledger.state_of(match), ledger.night_money(match.night))
     seats = tuple(match.seats)
     players = tuple(p for p in seats if p in view.get("in_match", seats))  # Schloapfer's players still in
     if SPECS[match.game].has_svangare:
@@ -97,7 +98,7 @@ def _check(game: str, setup: Setup) -> tuple[dict[str, Any] | None, str | None]:
 def _page(game: str, setup: Setup, match: Match | None, verdict: dict[str, Any] | None, error: str | None,
           status: int = 200) -> Any:
     ranks = tuple(r for r in RANKS if any(card.rank == r for card in tricks.DECKS[game]))  # the game's deck
-    editable = match is not None and can_edit(match.night) and not services.state_of(match).finished
+    editable = match is not None and can_edit(match.night) and not ledger.state_of(match).finished
     return render_template("pages/trick_referee.html", game=game, title=SPECS[game].title, setup=setup,
                            match=match, verdict=verdict, error=error, suits=SUIT_BUTTONS, ranks=ranks,
                            hand_size=tricks.HAND_SIZE[game], form=_round_form(match) if editable else None), status
@@ -135,12 +136,12 @@ def round_from_deal(match_id: int) -> Any:
     deal = {k: v for k, v in setup.request_json(match.game).items() if k != "game"}
     try:  # the deal is judged again by the service and stored with the round, in its INSERT
         idem = idempotency.from_request(saved_round, form=True)
-        rnd, _state = services.add_round(match_id, payload, idem=idem, expected_seq=expected, deal=deal)
+        rnd, _state = ledger.add_round(match_id, payload, idem=idem, expected_seq=expected, deal=deal)
     except idempotency.Replayed as done:
         return round_saved_again(match_id, done)
     except (RuleViolation, BadInput) as exc:
-        return _page(match.game, setup, services.get_match(match_id), verdict, explain(exc), 422)
-    except services.Conflict as exc:
+        return _page(match.game, setup, ledger.get_match(match_id), verdict, explain(exc), 422)
+    except ledger.Conflict as exc:
         return _page(match.game, setup, exc.match, verdict, explain(exc), 409)
     flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
     return redirect(url_for("pages.match", match_id=match_id))

@@ -1,6 +1,6 @@
 """Settling a night: what is still open, payments, carried debts, payment details.
 
-Part of the service layer (like ``services.py``, the only code that writes).
+Part of the ledger (:mod:`referee.ledger`, the only code that writes).
 A night's *result* is the sum of its matches; what is still *open* is that
 result plus opening balances carried in from an earlier night, minus what
 was carried out to a later one, corrected by the payments made. Payments and
@@ -19,13 +19,16 @@ from typing import Any
 import segno
 from sqlalchemy import select
 
-from referee import live, payment_codes, services
+from referee import payment_codes
 from referee.engine import BadInput
 from referee.engine.money import Money
 from referee.engine.vocab import PaymentKind
+from referee.ledger import live, nights, rounds, tx
+from referee.ledger.idempotency import Idem
+from referee.ledger.inputs import POT_PARTY, clean_name, night_money
+from referee.ledger.settle import Plan, settle, via_leader
+from referee.ledger.tx import writing
 from referee.models import MAX_ID, Match, Night, Payment, Player, db
-from referee.services import POT_PARTY, Idem, clean_name, night_money, writing
-from referee.settle import Plan, settle, via_leader
 
 
 @dataclass
@@ -78,7 +81,7 @@ def settlement(night: Night) -> NightSettlement:
     pots = 0
     open_matches = 0
     for match in night.matches:
-        state = services.state_of(match)
+        state = rounds.state_of(match)
         amounts = dict(zip(state.players, state.balances, strict=True))
         per_match.append((match, amounts))
         for name, amount in amounts.items():
@@ -155,22 +158,22 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
     """Payer paid payee; fully or partly. Refused when it pays more than is open.
 
     What is open is read inside the write, under the night's lock
-    (:func:`services.lock_nights`): two phones paying at once are checked one
+    (:func:`tx.lock_nights`): two phones paying at once are checked one
     after the other, the second against what the first left open. A double
     tap (the same ``idem`` again, also one sent twice at once) pays nothing
-    more: it raises :class:`referee.idempotency.Replayed` with the first answer.
+    more: it raises :class:`referee.ledger.idempotency.Replayed` with the first answer.
     """
     money = night_money(night)
     minor = money.parse(amount, "amount")
     with writing(idem=idem):
-        services.lock_nights(night.id)
+        tx.lock_nights(night.id)
         check_payment(settlement(night), payer, payee, minor, money)
         row = Payment(night_id=night.id, kind=PaymentKind.PAYMENT, payer=payer, payee=payee, amount=minor,
                       idempotency_key=idem and idem.key)  # which request made it (the reply is in idempotency)
         db.session.add(row)
         db.session.flush()
         live.note(night.id, "payment")
-        services.store_reply(idem, row)
+        tx.store_reply(idem, row)
     return row
 
 
@@ -219,11 +222,11 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
     with writing(idem=idem):
         row = db.session.get(Payment, payment_id)
         if row is None or row.night_id != night.id:
-            raise services.NotFound(f"Night {night.id} has no payment {payment_id}.")
+            raise tx.NotFound(f"Night {night.id} has no payment {payment_id}.")
         rows = [row]
         if row.carry_id:
             rows = list(db.session.scalars(select(Payment).where(Payment.carry_id == row.carry_id)))
-        services.lock_nights(*{r.night_id for r in rows})  # a payment checks what is open against these rows
+        tx.lock_nights(*{r.night_id for r in rows})  # a payment checks what is open against these rows
         for r in rows:
             db.session.refresh(r)  # read again under the lock
         if row.void:
@@ -233,7 +236,7 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
             r.void_reason = why
         for night_id in sorted({r.night_id for r in rows}):
             live.note(night_id, "carry" if row.carry_id else "payment")
-        services.store_reply(idem, row)
+        tx.store_reply(idem, row)
     return row
 
 
@@ -260,7 +263,7 @@ def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) 
                        night=target.id, other=target.currency)
     carry_id = uuid.uuid4().hex
     with writing(idem=idem):
-        services.lock_nights(night.id, target.id)  # what is open is read under the lock: carried once
+        tx.lock_nights(night.id, target.id)  # what is open is read under the lock: carried once
         current = settlement(night)
         if current.open_matches:
             raise BadInput("to_night", "Close the night's matches before carrying its debts.")
@@ -274,10 +277,10 @@ def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) 
                                    carry_id=carry_id))
         for party in amounts:
             if party != POT_PARTY and party not in target.player_names:
-                services.seat_player(target, party)
+                nights.seat_player(target, party)
         for night_id in sorted((night.id, target.id)):
             live.note(night_id, "carry")
-        services.store_reply(idem, night)
+        tx.store_reply(idem, night)
     return carry_id
 
 

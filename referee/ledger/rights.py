@@ -6,7 +6,7 @@ and a token in the request (``Authorization: Bearer``, ``?view=``, the
 ``/e/`` and ``/v/`` links, a group token). Every reader of a token goes
 through :func:`counted`: an address with too many wrong tokens gets
 :class:`TooManyWrong` (429) before any look-up, and a token that opens
-nothing is counted (:mod:`referee.ratelimit`). So ``?view=<wrong>`` on a
+nothing is counted (:mod:`referee.ledger.ratelimit`). So ``?view=<wrong>`` on a
 sheet, a wrong ``group_token`` when a night is created and a wrong link all
 count alike.
 """
@@ -23,7 +23,7 @@ from flask import session
 from flask_babel import gettext as _
 from werkzeug.exceptions import TooManyRequests
 
-from referee import ratelimit, services
+from referee.ledger import nights, ratelimit
 from referee.models import Group, Night
 
 T = TypeVar("T")
@@ -97,9 +97,9 @@ def night_right(night: Night, token: str | None, *, phone: bool) -> Right:
 
 def link(token: str) -> tuple[Night, bool] | None:
     """The night an ``/e/`` or ``/v/`` link opens and whether it may write (counted)."""
-    return counted(lambda: services.night_by_token(token[:64]))
+    return counted(lambda: nights.night_by_token(token[:64]))
 
 
 def group(token: str) -> Group | None:
     """The group a group token opens (counted): its link, its API, and a night created into it."""
-    return counted(lambda: services.group_by_token(token))
+    return counted(lambda: nights.group_by_token(token))

@@ -1,4 +1,4 @@
-"""The service layer: one function per action, the only code that writes.
+"""Matches and their log: creating a match, entering rounds, voids and closes, reading them back.
 
 Each action loads what it needs, asks the engine (which checks every rule
 before anything is stored), then writes the new event and the new snapshot in
@@ -9,48 +9,28 @@ one commits, the other gets :class:`Conflict` with the fresh state.
 
 from __future__ import annotations
 
-import hmac
 import json
-import unicodedata
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, nullcontext
-from contextvars import ContextVar
-from datetime import date as Date
+from collections.abc import Mapping
 from typing import Any
 
-from babel.numbers import get_currency_precision, list_currencies
 from flask import current_app
-from sqlalchemy import bindparam, event, insert, select, update
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee import games, idempotency, live
-from referee.engine import N_, BadInput, Explained, RuleViolation, tricks
+from referee import games
+from referee.engine import N_, BadInput, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.records import dump, load, parse_options
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
-from referee.idempotency import Idem
-from referee.models import (
-    MAX_ID,
-    Group,
-    Match,
-    Night,
-    NightPlayer,
-    Player,
-    Round,
-    Snapshot,
-    db,
-    new_token,
-    now,
-    token_key,
-)
-from referee.writer_lock import WRITERS
+from referee.ledger import idempotency, live
+from referee.ledger.carries import _check_carry_kept, open_carry
+from referee.ledger.idempotency import Idem
+from referee.ledger.inputs import clean_name, clean_players, night_money
+from referee.ledger.tx import Conflict, NotFound, store_reply, writing
+from referee.models import MAX_ID, Match, Night, Round, Snapshot, db, now
 
-MAX_NAME = 40
-MAX_PLAYERS_PER_NIGHT = 40
-MAX_TEXT = 100
 #: Events one match may hold (rounds and closes, void ones too; ``MAX_MATCH_EVENTS`` in the config).
 #: A long evening's match has a few hundred; a void replays the whole log and a protocol prints it,
 #: so without a bound one request's work would have none.
@@ -68,274 +48,6 @@ def _check_room(match: Match) -> None:
     if match.snapshot.next_seq > limit:
         raise BadInput("round", "This match holds %(n)s entries, the most a match may hold; close it and "
                                 "start a new match to play on.", n=limit)
-
-
-class NotFound(LookupError):
-    """The night, match or round does not exist (404)."""
-
-
-class Conflict(Explained):
-    """Someone else changed the match first (409); carries the fresh state.
-
-    ``message`` is a template with ``params``, as for the engine's
-    exceptions, so :func:`referee.messages.explain` shows it in the phone's
-    language.
-    """
-
-    def __init__(self, message: str, match: Match, /, **params: object) -> None:
-        self.match = match
-        super().__init__(message, params)
-
-
-class Unavailable(Exception):
-    """The database cannot be reached or is locked for too long (503)."""
-
-
-# --- transactions ------------------------------------------------------------
-
-_immediate: ContextVar[bool] = ContextVar("immediate", default=False)
-
-
-def configure_engine(engine: Engine) -> None:
-    """SQLite: WAL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for writes.
-
-    A deferred SQLite transaction that reads and then writes fails at once if
-    another process committed in between; writes therefore take the write
-    lock up front (``BEGIN IMMEDIATE``) and wait for it (busy timeout).
-    """
-    if engine.dialect.name != "sqlite":
-        return
-
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=10000")
-        cur.execute("PRAGMA synchronous=NORMAL")
-        cur.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if _immediate.get() else "BEGIN")
-
-
-@contextmanager
-def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
-    """A write transaction: committed at the end, rolled back on any error.
-
-    Any read transaction is ended first, so the write starts with the write
-    lock (SQLite ``BEGIN IMMEDIATE``, after this process's other writers and
-    the other processes' ones: :mod:`referee.writer_lock`). ``fresh=False``
-    keeps the objects already loaded (the caller checks the snapshot version
-    itself); otherwise they are reloaded inside the write transaction.
-
-    ``idem`` (the write's idempotency key) is looked for again first thing,
-    under the lock, and once more when the write fails (on PostgreSQL a twin
-    with the same key may commit meanwhile): a twin's write raises
-    :class:`referee.idempotency.Replayed` with its answer instead.
-    """
-    url = db.engine.url
-    queue = (WRITERS.hold(url.database, uri=url.query.get("uri") == "true") if url.get_backend_name() == "sqlite"
-             else nullcontext())
-    with queue, _write_transaction(fresh, idem):
-        yield
-
-
-@contextmanager
-def _write_transaction(fresh: bool, idem: Idem | None = None) -> Iterator[None]:
-    db.session.commit()  # end the read transaction (nothing to write)
-    if fresh:
-        db.session.expire_all()
-    token = _immediate.set(True)
-    try:
-        with idempotency.guard(idem):  # a failed keyed write looks again: its twin's answer, if it made it
-            try:
-                idempotency.recheck(idem)
-                yield
-                db.session.commit()
-            except OperationalError as exc:
-                db.session.rollback()
-                raise Unavailable(str(exc.orig)) from exc
-            except BaseException:
-                db.session.rollback()
-                raise
-    finally:
-        _immediate.reset(token)
-
-
-def lock_nights(*night_ids: int) -> None:
-    """Inside :func:`writing`: no other write that locks these nights runs until this one ends.
-
-    For writes whose check reads more than the row they change (what is still
-    open on a night, read before a payment or a carry): the check must be
-    made after this, inside the same write, or two phones at once both pass
-    it. SQLite has one writer at a time already (the writer lock, ``BEGIN
-    IMMEDIATE``); PostgreSQL lets writers overlap, so each night's row is
-    locked (``SELECT ... FOR UPDATE``), in id order so that two writes
-    locking the same nights never wait for each other crosswise. Round
-    entry does not take it: its check is the snapshot's version.
-    """
-    if db.session.get_bind().dialect.name == "sqlite":
-        return
-    for night_id in sorted(set(night_ids)):
-        db.session.execute(select(Night.id).where(Night.id == night_id).with_for_update())
-
-
-store_reply = idempotency.store
-
-
-# --- input checks shared by the API and the pages ---------------------------
-
-def clean_name(value: object, field: str = "name", max_len: int = MAX_NAME) -> str:
-    """A display name: text, trimmed, not empty, not too long, printable."""
-    if not isinstance(value, str):
-        raise BadInput(field, "A name must be text.")
-    name = " ".join(unicodedata.normalize("NFC", value).split())
-    if not name:
-        raise BadInput(field, "A name cannot be empty.")
-    if len(name) > max_len:
-        raise BadInput(field, "A name can be at most %(n)s characters long.", n=max_len)
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise BadInput(field, "A name cannot contain control characters.")
-    return name
-
-
-def clean_player(value: object, field: str = "name") -> str:
-    """A player's name: any display name but the settlement's name for the pot (it would merge with it)."""
-    name = clean_name(value, field)
-    if name.casefold() == POT_PARTY.casefold():
-        raise BadInput(field, "%(name)s is the pot's name in the settlement; choose another name.", name=repr(name))
-    return name
-
-
-def clean_players(value: object, field: str = "players") -> list[str]:
-    """A list of distinct player names (case-insensitively distinct)."""
-    if not isinstance(value, list):
-        raise BadInput(field, "players must be a list of names.")
-    if len(value) > MAX_PLAYERS_PER_NIGHT:
-        raise BadInput(field, "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
-    names = [clean_player(v, field) for v in value]
-    folded = [n.casefold() for n in names]
-    if len(set(folded)) != len(folded):
-        dup = next(n for n in names if folded.count(n.casefold()) > 1)
-        raise BadInput(field, "%(name)s is named twice.", name=repr(dup))
-    return names
-
-
-def currency_money(code: str) -> Money:
-    """The :class:`Money` of an ISO 4217 currency (its minor-unit digits)."""
-    return Money(int(get_currency_precision(code)))
-
-
-def clean_currency(value: object) -> str:
-    if not isinstance(value, str) or value.strip().upper() not in list_currencies():
-        raise BadInput("currency", "currency must be an ISO 4217 code such as SEK or EUR.")
-    return value.strip().upper()
-
-
-def night_money(night: Night) -> Money:
-    return currency_money(night.currency)
-
-
-# --- nights ------------------------------------------------------------------
-
-def create_night(name: object, currency: object, players: object, *, date: Date | None = None,
-                 place: object = "", group: object = None, group_token: object = None,
-                 leader: object = "", idem: Idem | None = None) -> Night:
-    """A new night, in a new group or an existing one (by its token)."""
-    name = clean_name(name, "name", MAX_TEXT)
-    code = clean_currency(currency)
-    names = clean_players(players)
-    place = "" if place in (None, "") else clean_name(place, "place", MAX_TEXT)
-    leader = "" if leader in (None, "") else clean_name(leader, "leader")
-    with writing(idem=idem):
-        if group_token is not None:
-            if not isinstance(group_token, str):
-                raise BadInput("group_token", "group_token must be text.")
-            grp = group_by_token(group_token)
-            if grp is None:
-                raise NotFound("No group has that token.")
-        else:
-            grp = Group(name=clean_name(group, "group", MAX_TEXT) if group else name)
-            db.session.add(grp)
-        night = Night(group=grp, name=name, currency=code, date=date, place=place, leader=leader)
-        db.session.add(night)
-        for pos, pname in enumerate(names):
-            night.seats.append(NightPlayer(player=_group_player(grp, pname), position=pos))
-        db.session.flush()
-        store_reply(idem, night)
-    return night
-
-
-def group_by_token(token: str) -> Group | None:
-    """The group a token opens (looked up by its hash, compared in constant time), or None."""
-    if not token or len(token) > 64:
-        return None
-    grp = db.session.scalar(select(Group).where(Group.token_key == token_key(token)))
-    if grp is None or not hmac.compare_digest(grp.token.encode(), token.encode()):
-        return None
-    return grp
-
-
-def _group_player(grp: Group, name: str) -> Player:
-    for p in grp.players:
-        if p.name.casefold() == name.casefold():
-            return p
-    player = Player(group=grp, name=name)
-    db.session.add(player)
-    return player
-
-
-def add_player(night: Night, name: object, *, idem: Idem | None = None) -> None:
-    """Another player joins the night (a group member or a new one)."""
-    pname = clean_player(name, "name")
-    with writing(idem=idem):
-        night = db.session.get(Night, night.id) or night
-        if any(n.casefold() == pname.casefold() for n in night.player_names):
-            raise BadInput("name", "%(name)s is already at this night.", name=repr(pname))
-        if len(night.seats) >= MAX_PLAYERS_PER_NIGHT:
-            raise BadInput("name", "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
-        seat_player(night, pname)
-        live.note(night.id, "players")
-        store_reply(idem, night)
-
-
-def seat_player(night: Night, name: str) -> None:
-    """Seat a group member (or a new one) at the night; inside a write transaction."""
-    night.seats.append(NightPlayer(player=_group_player(night.group, name), position=len(night.seats)))
-
-
-def revoke_edit_token(night: Night) -> str:
-    """Give the night a new edit token: the old edit link and its phones lose the right."""
-    token = new_token()
-    with writing():
-        db.session.execute(update(Night.__table__).where(Night.__table__.c.id == night.id)
-                           .values(edit_token=token, edit_key=token_key(token)))
-        live.note(night.id, "rights")  # open streams check their token again and end if it no longer opens
-    db.session.expire(night)
-    return token
-
-
-def get_night(night_id: int) -> Night:
-    night = db.session.get(Night, night_id)
-    if night is None:
-        raise NotFound(f"There is no night {night_id}.")
-    return night
-
-
-def night_by_token(token: str) -> tuple[Night, bool] | None:
-    """The night an edit or view token opens, and whether it may write."""
-    key = token_key(token)
-    night = db.session.scalar(select(Night).where(Night.edit_key == key))
-    if night is not None and hmac.compare_digest(night.edit_token.encode(), token.encode()):
-        return night, True
-    night = db.session.scalar(select(Night).where(Night.view_key == key))
-    if night is not None and hmac.compare_digest(night.view_token.encode(), token.encode()):
-        return night, False
-    return None
-
 
 # --- matches -----------------------------------------------------------------
 
@@ -394,28 +106,6 @@ def _start(module: Any, seats: list[str], dealer: str, stake: int, opts: Any, ca
         return module.start(tuple(seats), dealer, stake, opts, carried_in=carried_in)
     return module.start(tuple(seats), dealer, stake, opts)
 
-
-def open_carry(night: Night, game: str) -> tuple[int, int] | None:
-    """The pot an earlier night of the group carried for this game, not yet taken.
-
-    Returns ``(match id, amount)`` of the oldest such pot. SK-14: a carried
-    pot is "kept as an open pot that the next night's match of the same group
-    starts with". Only a night in the pot's own currency takes it: a pot of
-    kronor waits for the group's next night in kronor (issue 26).
-    """
-    if game not in games.CARRY_GAMES:
-        return None
-    taken = select(Match.carried_from_id).where(Match.carried_from_id.is_not(None))
-    candidates = db.session.scalars(
-        select(Match).join(Night).where(Night.group_id == night.group_id, Night.id != night.id,
-                                        Night.currency == night.currency,
-                                        Match.game == game, Match.status == MatchStatus.CLOSED,
-                                        Match.id.not_in(taken)).order_by(Match.id))
-    for match in candidates:
-        amount = match.snapshot.state.get("carried_out")
-        if amount:
-            return match.id, int(amount)
-    return None
 
 
 #: What a match is loaded with, and its query, built once (a query built per request cost more CPU
@@ -539,7 +229,7 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
     """Enter a round: the engine checks it, then it is stored with the new state.
 
     Returns ``(round, state)``; with an ``idem`` whose write was made before,
-    nothing is written and :class:`referee.idempotency.Replayed` carries the
+    nothing is written and :class:`referee.ledger.idempotency.Replayed` carries the
     first answer (also when its twin got in first, before this one's stale
     ``expected_seq`` could be a conflict). ``expected_seq`` (from a form or the
     ``Expected-Round`` header) turns a round entered on a stale view into a
@@ -661,15 +351,6 @@ def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
     return new_state
 
 
-def _check_carry_kept(match: Match, old: Any, new: Any) -> None:
-    """A pot a later night already took (SK-14 carry) cannot change or reopen here."""
-    taker = db.session.scalar(select(Match.id).where(Match.carried_from_id == match.id))
-    if taker is None:
-        return
-    if (old.finished, getattr(old, "carried_out", None)) != (new.finished, getattr(new, "carried_out", None)):
-        raise RuleViolation("SK-14", "The pot of this match was carried to match %(taker)s on a later night; "
-                                     "this void would change or reopen that pot (SK-14).", taker=taker)
-
 
 def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, *,
                 idem: Idem | None = None) -> Any:
@@ -735,8 +416,3 @@ def round_json(rnd: Round) -> dict[str, Any]:
     return {"round": rnd.seq, "kind": rnd.kind, "payload": rnd.payload, "void": rnd.void,
             "void_reason": rnd.void_reason or None, "created_at": rnd.created_at.isoformat() + "Z",
             "deal": rnd.deal}
-
-
-#: The pot as a party of the settlement: money still in a pot (an open match,
-#: or a pot carried to the next night) is held by the game leader.
-POT_PARTY = "\N{MONEY BAG} pot"

@@ -28,7 +28,7 @@ from sqlalchemy import bindparam, delete, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 
-from referee import services
+from referee.ledger import tx
 from referee.models import TokenFailure, db
 
 #: A window is counted in this many buckets: a failure is remembered for the
@@ -80,14 +80,14 @@ class FailureLimiter:
         upsert = upsert.on_conflict_do_update(index_elements=[table.c.address, table.c.bucket],
                                               set_={"count": table.c.count + 1})
         try:
-            with services.writing(fresh=False):
+            with tx.writing(fresh=False):
                 db.session.execute(upsert)
                 db.session.execute(delete(table).where(table.c.bucket < self._first_counted(now)))
                 excess = int(db.session.scalar(select(func.count()).select_from(table)) or 0) - self.max_rows
                 if excess > 0:
                     oldest = select(table.c.address, table.c.bucket).order_by(table.c.bucket).limit(excess)
                     db.session.execute(delete(table).where(tuple_(table.c.address, table.c.bucket).in_(oldest)))
-        except (services.Unavailable, DBAPIError) as exc:
+        except (tx.Unavailable, DBAPIError) as exc:
             current_app.logger.warning("a wrong token went uncounted (database busy or read-only): %s",
                                        (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0])
 

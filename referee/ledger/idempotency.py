@@ -16,7 +16,7 @@ one request wherever it is sent. The row's ``body`` holds the fingerprint
 and the answer: ``{"fingerprint": ..., "reply": ...}``.
 
 Concurrent requests with one key: each write looks for the key again inside
-its write transaction (:func:`recheck`, called by ``services.writing``), after
+its write transaction (:func:`recheck`, called by :func:`referee.ledger.tx.writing`), after
 SQLite's writer lock; on PostgreSQL the second insert of the key waits for
 the first and fails on the unique ``(scope, key)``, and the write looks
 again once rolled back. Either way the later requests get the first answer.

@@ -2,7 +2,7 @@
 
 The snapshot holds the state after the last event only; how the balances
 moved is the engine's fold over the log, step by step (the fold of
-:func:`services.replay`, keeping every step). Charts and season figures need
+:func:`referee.ledger.rounds.replay`, keeping every step). Charts and season figures need
 that fold, and a 2,000-round match's fold costs a fifth of a second, so each
 process keeps the fold of the matches it has shown (:data:`_CACHE`) with the
 state it ended in:
@@ -32,8 +32,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from referee import services
 from referee.engine import RuleViolation
+from referee.ledger import rounds
 from referee.models import Match, Round, db
 
 #: How many matches' folds a process keeps (a long match's fold is a few hundred kB at most).
@@ -116,7 +116,7 @@ def identity(match: Match) -> tuple[str, int]:
 
 
 def _whole(match: Match, version: int, next_seq: int) -> _Kept:
-    state = services.initial_state(match)
+    state = rounds.initial_state(match)
     start = History(players=tuple(state.players), seqs=(0,), balances=(tuple(state.balances),),
                     pots=(int(state.pot),))
     events = [r for r in match.rounds if not r.void and r.seq < next_seq]
@@ -152,7 +152,7 @@ def _fold(match: Match, state: Any, events: Iterable[Round], base: History, vers
     for rnd in events:
         before = state
         try:
-            state = services.apply_event(match, state, rnd.kind, rnd.payload)
+            state = rounds.apply_event(match, state, rnd.kind, rnd.payload)
         except RuleViolation:  # a stored log always replays; if not, the chart stops where it broke
             break
         seqs.append(rnd.seq)

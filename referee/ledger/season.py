@@ -11,7 +11,7 @@ Nights are in calendar order: their date (or, without one, the day they
 were created), then creation order.
 
 Brags per game, from the matches' states (and, for Knaker, the fold of the
-log kept by :mod:`referee.history`):
+log kept by :mod:`referee.ledger.fold`):
 
 - Kul: pots won (the Kul won, KU-4, or a pot the leader awarded, SK-14);
 - Schloapfer: matches lost (the match's loser);
@@ -29,8 +29,8 @@ from types import SimpleNamespace
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from referee import history, services
-from referee.models import Group, Match, Night, NightPlayer
+from referee.ledger import fold
+from referee.models import Group, Match, Night, NightPlayer, db
 
 
 @dataclass
@@ -100,7 +100,7 @@ class Season:
 
 def season(group: Group) -> Season:
     """The group's nights, standings per currency and brags (a few queries for the whole group, none per night)."""
-    nights = list(services.db.session.scalars(
+    nights = list(db.session.scalars(
         select(Night).where(Night.group_id == group.id)
         .options(selectinload(Night.matches).joinedload(Match.snapshot),
                  selectinload(Night.seats).joinedload(NightPlayer.player))))
@@ -147,7 +147,7 @@ def _stored(match: Match) -> SimpleNamespace:
 
     The season reads a handful of fields (players, balances, pot, winner,
     loser ...) of every match of every night; rebuilding each full state
-    (:func:`services.state_of`) cost half the page's time for a 52-night
+    (:func:`referee.ledger.rounds.state_of`) cost half the page's time for a 52-night
     season. The snapshot is the engine's own record (``records.dump``: the
     state's fields by name), so this reads the same values.
     """
@@ -173,7 +173,7 @@ def _brag(match: Match, state: object, brags: Brags) -> None:
         for seat in set(winners) | ({winner} if winner is not None else set()):
             brags.schwimmen_wins[players[seat]] += 1
     elif match.game == "knaker":
-        hist = history.history(match)
+        hist = fold.history(match)
         for game in hist.knaker_games:
             for seat, name in enumerate(hist.players):
                 brags.knaker_games[name] += 1

@@ -1,0 +1,123 @@
+"""Nights and groups: creating a night, its players, its tokens.
+
+The only code that writes Night, Group, Player and NightPlayer rows; each
+action is one transaction (:func:`referee.ledger.tx.writing`).
+"""
+
+from __future__ import annotations
+
+import hmac
+from datetime import date as Date
+
+from sqlalchemy import select, update
+
+from referee.engine import BadInput
+from referee.ledger import live
+from referee.ledger.idempotency import Idem
+from referee.ledger.inputs import (
+    MAX_PLAYERS_PER_NIGHT,
+    MAX_TEXT,
+    clean_currency,
+    clean_name,
+    clean_player,
+    clean_players,
+)
+from referee.ledger.tx import NotFound, store_reply, writing
+from referee.models import Group, Night, NightPlayer, Player, db, new_token, token_key
+
+# --- nights ------------------------------------------------------------------
+
+def create_night(name: object, currency: object, players: object, *, date: Date | None = None,
+                 place: object = "", group: object = None, group_token: object = None,
+                 leader: object = "", idem: Idem | None = None) -> Night:
+    """A new night, in a new group or an existing one (by its token)."""
+    name = clean_name(name, "name", MAX_TEXT)
+    code = clean_currency(currency)
+    names = clean_players(players)
+    place = "" if place in (None, "") else clean_name(place, "place", MAX_TEXT)
+    leader = "" if leader in (None, "") else clean_name(leader, "leader")
+    with writing(idem=idem):
+        if group_token is not None:
+            if not isinstance(group_token, str):
+                raise BadInput("group_token", "group_token must be text.")
+            grp = group_by_token(group_token)
+            if grp is None:
+                raise NotFound("No group has that token.")
+        else:
+            grp = Group(name=clean_name(group, "group", MAX_TEXT) if group else name)
+            db.session.add(grp)
+        night = Night(group=grp, name=name, currency=code, date=date, place=place, leader=leader)
+        db.session.add(night)
+        for pos, pname in enumerate(names):
+            night.seats.append(NightPlayer(player=_group_player(grp, pname), position=pos))
+        db.session.flush()
+        store_reply(idem, night)
+    return night
+
+
+def group_by_token(token: str) -> Group | None:
+    """The group a token opens (looked up by its hash, compared in constant time), or None."""
+    if not token or len(token) > 64:
+        return None
+    grp = db.session.scalar(select(Group).where(Group.token_key == token_key(token)))
+    if grp is None or not hmac.compare_digest(grp.token.encode(), token.encode()):
+        return None
+    return grp
+
+
+def _group_player(grp: Group, name: str) -> Player:
+    for p in grp.players:
+        if p.name.casefold() == name.casefold():
+            return p
+    player = Player(group=grp, name=name)
+    db.session.add(player)
+    return player
+
+
+def add_player(night: Night, name: object, *, idem: Idem | None = None) -> None:
+    """Another player joins the night (a group member or a new one)."""
+    pname = clean_player(name, "name")
+    with writing(idem=idem):
+        night = db.session.get(Night, night.id) or night
+        if any(n.casefold() == pname.casefold() for n in night.player_names):
+            raise BadInput("name", "%(name)s is already at this night.", name=repr(pname))
+        if len(night.seats) >= MAX_PLAYERS_PER_NIGHT:
+            raise BadInput("name", "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
+        seat_player(night, pname)
+        live.note(night.id, "players")
+        store_reply(idem, night)
+
+
+def seat_player(night: Night, name: str) -> None:
+    """Seat a group member (or a new one) at the night; inside a write transaction."""
+    night.seats.append(NightPlayer(player=_group_player(night.group, name), position=len(night.seats)))
+
+
+def revoke_edit_token(night: Night) -> str:
+    """Give the night a new edit token: the old edit link and its phones lose the right."""
+    token = new_token()
+    with writing():
+        db.session.execute(update(Night.__table__).where(Night.__table__.c.id == night.id)
+                           .values(edit_token=token, edit_key=token_key(token)))
+        live.note(night.id, "rights")  # open streams check their token again and end if it no longer opens
+    db.session.expire(night)
+    return token
+
+
+def get_night(night_id: int) -> Night:
+    night = db.session.get(Night, night_id)
+    if night is None:
+        raise NotFound(f"There is no night {night_id}.")
+    return night
+
+
+def night_by_token(token: str) -> tuple[Night, bool] | None:
+    """The night an edit or view token opens, and whether it may write."""
+    key = token_key(token)
+    night = db.session.scalar(select(Night).where(Night.edit_key == key))
+    if night is not None and hmac.compare_digest(night.edit_token.encode(), token.encode()):
+        return night, True
+    night = db.session.scalar(select(Night).where(Night.view_key == key))
+    if night is not None and hmac.compare_digest(night.view_token.encode(), token.encode()):
+        return night, False
+    return None

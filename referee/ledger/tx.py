@@ -1,0 +1,142 @@
+"""Writing: the write transaction, the nights' locks, and the errors every action raises.
+
+Every action of the ledger writes inside :func:`writing`: one transaction,
+committed at the end or rolled back on any error, after this process's other
+writers and the other processes' ones (:mod:`referee.writer_lock`), with the
+write's idempotency key looked for again under the lock. The errors live here
+because every action raises them and :mod:`referee.errors` maps them to status
+codes (404, 409, 503).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
+from typing import Any
+
+from sqlalchemy import event, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+
+from referee.engine import Explained
+from referee.ledger import idempotency
+from referee.ledger.idempotency import Idem
+from referee.models import Match, Night, db
+from referee.writer_lock import WRITERS
+
+
+class NotFound(LookupError):
+    """The night, match or round does not exist (404)."""
+
+
+class Conflict(Explained):
+    """Someone else changed the match first (409); carries the fresh state.
+
+    ``message`` is a template with ``params``, as for the engine's
+    exceptions, so :func:`referee.messages.explain` shows it in the phone's
+    language.
+    """
+
+    def __init__(self, message: str, match: Match, /, **params: object) -> None:
+        self.match = match
+        super().__init__(message, params)
+
+
+class Unavailable(Exception):
+    """The database cannot be reached or is locked for too long (503)."""
+
+
+# --- transactions ------------------------------------------------------------
+
+_immediate: ContextVar[bool] = ContextVar("immediate", default=False)
+
+
+def configure_engine(engine: Engine) -> None:
+    """SQLite: WAL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for writes.
+
+    A deferred SQLite transaction that reads and then writes fails at once if
+    another process committed in between; writes therefore take the write
+    lock up front (``BEGIN IMMEDIATE``) and wait for it (busy timeout).
+    """
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if _immediate.get() else "BEGIN")
+
+
+@contextmanager
+def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
+    """A write transaction: committed at the end, rolled back on any error.
+
+    Any read transaction is ended first, so the write starts with the write
+    lock (SQLite ``BEGIN IMMEDIATE``, after this process's other writers and
+    the other processes' ones: :mod:`referee.writer_lock`). ``fresh=False``
+    keeps the objects already loaded (the caller checks the snapshot version
+    itself); otherwise they are reloaded inside the write transaction.
+
+    ``idem`` (the write's idempotency key) is looked for again first thing,
+    under the lock, and once more when the write fails (on PostgreSQL a twin
+    with the same key may commit meanwhile): a twin's write raises
+    :class:`referee.ledger.idempotency.Replayed` with its answer instead.
+    """
+    url = db.engine.url
+    queue = (WRITERS.hold(url.database, uri=url.query.get("uri") == "true") if url.get_backend_name() == "sqlite"
+             else nullcontext())
+    with queue, _write_transaction(fresh, idem):
+        yield
+
+
+@contextmanager
+def _write_transaction(fresh: bool, idem: Idem | None = None) -> Iterator[None]:
+    db.session.commit()  # end the read transaction (nothing to write)
+    if fresh:
+        db.session.expire_all()
+    token = _immediate.set(True)
+    try:
+        with idempotency.guard(idem):  # a failed keyed write looks again: its twin's answer, if it made it
+            try:
+                idempotency.recheck(idem)
+                yield
+                db.session.commit()
+            except OperationalError as exc:
+                db.session.rollback()
+                raise Unavailable(str(exc.orig)) from exc
+            except BaseException:
+                db.session.rollback()
+                raise
+    finally:
+        _immediate.reset(token)
+
+
+def lock_nights(*night_ids: int) -> None:
+    """Inside :func:`writing`: no other write that locks these nights runs until this one ends.
+
+    For writes whose check reads more than the row they change (what is still
+    open on a night, read before a payment or a carry): the check must be
+    made after this, inside the same write, or two phones at once both pass
+    it. SQLite has one writer at a time already (the writer lock, ``BEGIN
+    IMMEDIATE``); PostgreSQL lets writers overlap, so each night's row is
+    locked (``SELECT ... FOR UPDATE``), in id order so that two writes
+    locking the same nights never wait for each other crosswise. Round
+    entry does not take it: its check is the snapshot's version.
+    """
+    if db.session.get_bind().dialect.name == "sqlite":
+        return
+    for night_id in sorted(set(night_ids)):
+        db.session.execute(select(Night.id).where(Night.id == night_id).with_for_update())
+
+
+store_reply = idempotency.store
