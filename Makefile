@@ -49,15 +49,15 @@ $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION): | npm
 	mkdir -p $(PYODIDE_DIR) && for f in $(PYODIDE_FILES); do cp $(PYODIDE_DIR).tmp/package/$$f $(PYODIDE_DIR)/; done
 	rm -rf $(PYODIDE_DIR).tmp && rm -f $(PYODIDE_DIR)/.version-* && touch $@
 
-$(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py referee/round_parse/*.py referee/browser.py referee/games.py referee/bundle.py \
+$(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py referee/offline/*.py referee/offline/round_parse/*.py referee/games.py \
 		$(wildcard referee/translations/*/LC_MESSAGES/messages.po)
 	$(MAKE) --no-print-directory translations
-	$(PY) -m referee.bundle $@ >/dev/null
+	$(PY) -m referee.offline.bundle $@ >/dev/null
 
 ## Pyodide's standard library without the modules the engine never imports, its entries stored (brotli on the
-## wire does better than deflate file by file): referee/stdlib_trim.py.
-$(PYODIDE_DIR)/.stdlib-trimmed: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) referee/stdlib_trim.py | $(VENV)/.installed
-	$(PY) -m referee.stdlib_trim $(PYODIDE_DIR)/python_stdlib.zip
+## wire does better than deflate file by file): referee/offline/stdlib_trim.py.
+$(PYODIDE_DIR)/.stdlib-trimmed: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) referee/offline/stdlib_trim.py | $(VENV)/.installed
+	$(PY) -m referee.offline.stdlib_trim $(PYODIDE_DIR)/python_stdlib.zip
 	touch $@
 
 browser-engine: $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(PYODIDE_DIR)/.stdlib-trimmed $(PYODIDE_DIR)/referee_engine.zip

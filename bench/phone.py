@@ -143,7 +143,7 @@ class Phone:
 
 def shell_bytes() -> int:
     """What the service worker fetches on its install: the shell's files, compressed (brotli) as served."""
-    from referee.pages.extra.offline import shell_files
+    from referee.pages.offline import shell_files
     from referee.static_files import wire_size
 
     static = ROOT / "static"

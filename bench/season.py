@@ -239,7 +239,7 @@ def cold_page(app: Any, client: Any, long_id: int, short_id: int, rounds: int) -
     """
     from referee.ledger import fold
     from referee.models import FoldCheckpoint, db
-    from referee.pages.extra import charts as chart_globals
+    from referee.reports import charts as chart_globals
 
     with app.app_context():
         stored = db.session.query(FoldCheckpoint).filter_by(match_id=long_id).count()

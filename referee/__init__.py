@@ -71,6 +71,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         ledger.configure_engine(db.engine)
 
+    # The three blueprints, named one by one, imported here and not at the top: every ``import referee.x``
+    # runs this file first, so a top-level import would load the whole web layer for an engine import and
+    # make the loop referee -> referee.pages -> referee (tests/test_layers.py checks no import hides a loop).
     from referee.api import bp as api_bp
     from referee.pages import bp as pages_bp
     from referee.reports import bp as reports_bp

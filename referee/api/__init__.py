@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 from referee import exports, games, ledger, payment_codes, pots
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
+from referee.engine.spec import SPECS
 from referee.ledger import idempotency, payments, rights
 from referee.messages import explain
 from referee.models import Match, Night
@@ -418,7 +419,7 @@ def add_round(match_id: int) -> Any:
 def add_dots(match_id: int) -> Any:
     """Knaker's penalty dots (KN-16): stored as an event of the match's log."""
     match = _match_for(match_id, write=True)
-    if match.game != "knaker":
+    if not SPECS[match.game].has_dots:
         raise BadInput("game", "Dots are given in Knaker matches only.")
     data = body({"player", "offence", "dots"}, {"player", "offence"})
     return _enter(match_id, {"dot": data})

@@ -35,9 +35,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from referee.engine.money import Money
+if TYPE_CHECKING:  # only named in the Game protocol: referee.engine.money imports BadInput from here
+    from referee.engine.money import Money
 
 
 def fill(template: str, params: Mapping[str, object]) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from referee.engine import BadInput
+
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -51,8 +53,6 @@ class Card:
 
 def parse_card(text: object, field: str = "cards") -> Card:
     """Read one card; :class:`referee.engine.BadInput` for anything else."""
-    from referee.engine import BadInput
-
     if not isinstance(text, str):
         raise BadInput(field, "A card must be written as text like \"10H\"; got %(text)s.", text=repr(text)[:40])
     code = text.strip().upper()
@@ -67,8 +67,6 @@ def parse_card(text: object, field: str = "cards") -> Card:
 
 def parse_cards(items: object, field: str = "cards") -> tuple[Card, ...]:
     """Read a JSON list of cards."""
-    from referee.engine import BadInput
-
     if not isinstance(items, list):
         raise BadInput(field, "%(name)s must be a list of cards.", name=field)
     return tuple(parse_card(item, field) for item in items)

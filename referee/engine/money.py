@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from referee.engine import BadInput
+
 #: Largest amount accepted from outside, in minor units: far beyond any game
 #: night, small enough that no sum of a night can overflow a 64-bit column.
 MAX_MINOR = 10**12
@@ -33,8 +35,6 @@ class Money:
         decimal string with at most ``digits`` decimals, or is too large.
         Numbers given as JSON integers are accepted; floats never are.
         """
-        from referee.engine import BadInput
-
         if isinstance(text, bool) or not isinstance(text, (str, int)):
             raise BadInput(field, "%(name)s must be an amount written as text, like \"3.00\".", name=field)
         raw = str(text).strip().replace(",", ".")

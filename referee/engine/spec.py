@@ -21,6 +21,14 @@ names kept elsewhere:
 - ``can_carry``: ``start`` takes ``carried_in``, a pot carried from an
   earlier night's match of the same game (SK-14 ``carry``).
 - ``has_tricks``: the trick referee (:mod:`referee.engine.tricks`) plays its deals.
+- ``has_trumps``: its deals name a trump suit (Kul has none, KU-3).
+- ``has_svangare``: a svängare leads the first trick and is named by each
+  round (SK-11); the table display and the trick referee show who it is.
+- ``has_dots``: penalty dots (KN-16) are events of its log.
+- ``pot_tricks``: the pot is played for in this many tricks of equal value
+  (Svängknack's three, SK-2), which the table display shows; 0: not so.
+- ``round_word``: what one entry of its log is called on the pages: a
+  ``"round"``, a ``"deal"`` (Schloapfer) or a ``"game"`` (Schwimmen, Knaker).
 """
 
 from __future__ import annotations
@@ -60,13 +68,19 @@ class GameSpec(Generic[S, R, Opt]):
     has_tricks: bool = False
     #: The fewest players a match of the game seats (a tournament's seat draw never goes below it).
     min_players: int = 2
+    has_trumps: bool = False
+    has_svangare: bool = False
+    has_dots: bool = False
+    pot_tricks: int = 0
+    round_word: str = "round"
 
 
 SVANGKNACK = GameSpec(
     name=svangknack.NAME, title="Svängknack", module=svangknack, Options=svangknack.Options,
     State=svangknack.State, Round=svangknack.Round, start=svangknack.start, parse_round=svangknack.parse_round,
     apply=svangknack.apply, check=svangknack.check, round_json=svangknack.round_json, close=svangknack.close,
-    state_json=svangknack.state_json, can_carry=True, has_tricks=True, min_players=svangknack.MIN_PLAYERS)
+    state_json=svangknack.state_json, can_carry=True, has_tricks=True, min_players=svangknack.MIN_PLAYERS,
+    has_trumps=True, has_svangare=True, pot_tricks=svangknack.TRICKS)
 
 KUL = GameSpec(
     name=kul.NAME, title="Kul", module=kul, Options=kul.Options, State=kul.State, Round=kul.Round,
@@ -77,19 +91,19 @@ SCHLOAPFER = GameSpec(
     name=schloapfer.NAME, title="Schloapfer", module=schloapfer, Options=schloapfer.Options,
     State=schloapfer.State, Round=schloapfer.Round, start=schloapfer.start, parse_round=schloapfer.parse_round,
     apply=schloapfer.apply, check=schloapfer.check, round_json=schloapfer.round_json, close=schloapfer.close,
-    state_json=schloapfer.state_json, has_tricks=True)
+    state_json=schloapfer.state_json, has_tricks=True, has_trumps=True, round_word="deal")
 
 SCHWIMMEN = GameSpec(
     name=schwimmen.NAME, title="Schwimmen / 31", module=schwimmen, Options=schwimmen.Options,
     State=schwimmen.State, Round=schwimmen.Round, start=schwimmen.start, parse_round=schwimmen.parse_round,
     apply=schwimmen.apply, check=schwimmen.check, round_json=schwimmen.round_json, close=schwimmen.close,
-    state_json=schwimmen.state_json)
+    state_json=schwimmen.state_json, round_word="game")
 
 KNAKER = GameSpec(
     name=knaker.NAME, title="Knaker", module=knaker, Options=knaker.Options, State=knaker.State,
     Round=knaker.Round, start=knaker.start, parse_round=knaker.parse_round, apply=knaker.apply,
     check=knaker.check, round_json=knaker.round_json, close=knaker.close, state_json=knaker.state_json,
-    has_pot=False)
+    has_pot=False, has_dots=True, round_word="game")
 
 _ALL: tuple[GameSpec[Any, Any, Any], ...] = (SVANGKNACK, KUL, SCHLOAPFER, SCHWIMMEN, KNAKER)
 

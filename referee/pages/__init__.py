@@ -16,16 +16,16 @@ import segno
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
-from sqlalchemy.exc import SQLAlchemyError
 from wtforms.fields.choices import SelectChoice
 
-from referee import games, ledger, payment_codes
+from referee import games, ledger, payment_codes, round_forms
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
+from referee.engine.spec import SPECS
 from referee.ledger import idempotency, payments, rights
 from referee.messages import explain
 from referee.models import Match, Night, db
-from referee.pages import error_rows, guest_pages, round_forms
+from referee.pages import error_rows, guest_pages
 from referee.pages.forms import (
     CloseForm,
     MatchForm,
@@ -75,21 +75,34 @@ def grant(night: Night, edit: bool) -> None:
         if night.id not in ids:
             session["view"] = (ids + [night.id])[-50:]
     session.permanent = True
+    kept = g.get("page_right")
+    if kept is not None and kept[0] == night.id:  # a right changed in this request (a revoke): the new one
+        g.page_right = (night.id, _right_word(_phone(night), kept[2]))
+
+
+def _phone(night: Night) -> rights.Access:
+    """This phone's access to ``night``: the one rights check, with the session's grants only."""
+    return rights.night_access(night, None, phone=True)
+
+
+def _right_word(access: rights.Access, match_id: int | None) -> str:
+    return "edit" if access.may_edit(match_id) else "view" if access.may_view() else "none"
 
 
 def can_edit(night: Night, match_id: int | None = None) -> bool:
     """Whether this phone may change the night (``match_id=None``) or that match of it."""
-    return rights.night_access(night, None, phone=True).may_edit(match_id)
+    return _phone(night).may_edit(match_id)
 
 
 def can_view(night: Night) -> bool:
-    return rights.night_access(night, None, phone=True).may_view()
+    return _phone(night).may_view()
 
 
 def require(night: Night, edit: bool, match_id: int | None = None) -> None:
-    g.page_night = night  # its right goes out with the answer (_right_headers), allowed or not
-    g.page_match = match_id
-    if can_edit(night, match_id) if edit else can_view(night):
+    access = _phone(night)
+    # goes out with the answer (_right_headers), allowed or not
+    g.page_right = (night.id, _right_word(access, match_id), match_id)
+    if access.may_edit(match_id) if edit else access.may_view():
         return
     if edit:
         abort(403, _("This phone may not change this game night. Ask the game leader for the edit link."))
@@ -104,16 +117,15 @@ def _right_headers(resp: Response) -> Response:
     there is no network; when a page of a night says this phone may now do
     less there (a revoked edit link, a cookie gone: ``view`` or ``none``),
     it drops the copies it kept with more, whoever uses the phone later.
+
+    The right is the one :func:`require` found (kept in ``g``, updated by
+    :func:`grant`), so this hook reads no row: an answer whose database went
+    away during the request (a 503) gets its headers as well.
     """
-    night = g.pop("page_night", None)
-    if night is None:
+    kept = g.pop("page_right", None)
+    if kept is None:
         return resp
-    try:
-        night_id = night.id
-        right = "edit" if can_edit(night, g.pop("page_match", None)) else "view" if can_view(night) else "none"
-    except SQLAlchemyError:  # the database went away during the request: its own answer (503) stands
-        db.session.rollback()
-        return resp
+    night_id, right, _match_id = kept
     resp.headers["X-Referee-Night"] = str(night_id)
     resp.headers["X-Referee-Right"] = right
     return resp
@@ -141,7 +153,8 @@ def _match(match_id: int, edit: bool = False) -> Match:
 def _context() -> dict[str, Any]:
     from flask_babel import get_locale
 
-    return {"can_edit": can_edit, "game_title": games.TITLES.get, "lang": str(get_locale() or "en")}
+    return {"can_edit": can_edit, "game_title": games.TITLES.get, "game_spec": SPECS.get,
+            "lang": str(get_locale() or "en")}
 
 
 @bp.app_template_filter("money")
@@ -218,16 +231,16 @@ def table_link(token: str) -> Any:
     The session keeps the table token's fingerprint under the match (a new
     token, the organiser's revoke, ends the grant) and the night's view right.
     """
-    table = rights.table_link(token)  # 429 after too many wrong tokens; a wrong one is counted
-    if table is None:
+    found = rights.table_link(token)  # 429 after too many wrong tokens; a wrong one is counted
+    if found is None:
         abort(404)
     grants = session.get(rights.TABLE_GRANTS, {})
     grants = dict(grants) if isinstance(grants, dict) else {}
-    grants.pop(str(table.match_id), None)
-    grants[str(table.match_id)] = rights.fingerprint(table.token)
+    grants.pop(str(found.match_id), None)
+    grants[str(found.match_id)] = rights.fingerprint(found.token)
     session[rights.TABLE_GRANTS] = dict(list(grants.items())[-50:])
-    grant(table.tournament.night, edit=False)
-    return redirect(url_for("pages.match", match_id=table.match_id))
+    grant(found.tournament.night, edit=False)
+    return redirect(url_for("pages.match", match_id=found.match_id))
 
 
 @bp.get("/v/<token>")
@@ -492,7 +505,7 @@ def close_match(match_id: int) -> Any:
     return redirect(url_for("pages.match", match_id=match_id))
 
 
-from referee.pages import extra, form_checks  # noqa: E402,F401  (they register on bp)
-from referee.pages.extra import offline  # noqa: E402
-
-extra.load()
+# The modules that register their routes, filters and hooks on bp, named one by one (no package scan):
+# imported last, as they take ``bp`` and the helpers above from this module.
+from referee.pages import form_checks, knaker_log, offline, season, settlement, table  # noqa: E402,F401
+from referee.pages.referee import knaker_pile, schloapfer_eyes, schwimmen_value, tricks  # noqa: E402,F401

@@ -15,8 +15,8 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from referee import round_forms
 from referee.engine import BadInput, RuleViolation
-from referee.pages import round_forms
 
 
 def _names_in(value: object, players: set[str]) -> set[str]:

@@ -19,6 +19,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 
 from referee.engine import BadInput
+from referee.round_forms import option_texts, options_in_words  # noqa: F401  (the pages' name for them)
 
 #: Currencies offered first in the list (the likely ones at a Nordic or Alpine table), then the rest in use.
 COMMON_CURRENCIES = ("SEK", "EUR", "NOK", "DKK", "CHF", "GBP", "USD")
@@ -102,49 +103,6 @@ class CloseForm(FlaskForm):  # type: ignore[misc]
                                              SelectChoice("award", _l("to one player")),
                                              SelectChoice("carry", _l("carried to the next night"))])
     to = SelectField(_l("Player"), choices=[], validate_choice=False)
-
-
-def option_texts(game: str, described: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The engine's option descriptions with the game page's translated label and text.
-
-    A game's round-form module may define ``OPTION_TEXT = {name: (label, text)}``
-    with lazy-translated strings; the engine's English ``doc`` is the fallback.
-    """
-    from referee.pages import round_forms
-
-    texts, names = round_forms.option_text(game), round_forms.choice_text(game)
-    out = []
-    for opt in described:
-        label, doc = texts.get(opt["name"], (opt["name"], opt["doc"]))
-        named = names.get(opt["name"], {})
-        choices = [(c, named.get(c, c)) for c in opt.get("choices") or []]
-        out.append(opt | {"label": label, "doc": doc, "choice_labels": choices})
-    return out
-
-
-def options_in_words(game: str, options: dict[str, Any]) -> list[tuple[str, str]]:
-    """A match's options as the reader says them (issue 28): the form's label and the chosen value's name,
-    yes/no, a number in the reader's locale; never ``first_pot = all``."""
-    from flask_babel import format_decimal
-
-    from referee import games
-    from referee.engine.records import describe_options
-
-    out = []
-    for opt in option_texts(game, describe_options(games.game(game).Options)):
-        if opt["name"] not in options:
-            continue
-        value = options[opt["name"]]
-        if isinstance(value, bool):
-            said = gettext("on") if value else gettext("off")
-        elif isinstance(value, int):
-            said = str(format_decimal(value))
-        elif value is None:
-            said = "–"
-        else:
-            said = str(dict(opt["choice_labels"]).get(value, value))
-        out.append((str(opt["label"]), said))
-    return out
 
 
 #: The seat numbers the new-match form offers (``<input type="number" min="0" max="99">``).

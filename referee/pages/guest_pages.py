@@ -34,8 +34,9 @@ from typing import Any
 from flask import current_app, request
 from flask_babel import get_locale
 
-from referee.ledger import fold
+from referee.ledger import fold, rights
 from referee.models import Match
+from referee.pages.queue_keys import done_key
 
 _KEPT: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _LOCK = threading.Lock()
@@ -43,11 +44,8 @@ _LOCK = threading.Lock()
 
 def _key(match: Match) -> tuple[Any, ...] | None:
     """The page's key, or None when this request's page may differ from another guest's."""
-    from referee.pages import can_edit
-    from referee.pages.extra import offline
-
     if (not request.headers.get("X-Live") or request.method != "GET" or current_app.config["GUEST_PAGES"] <= 0
-            or can_edit(match.night, match.id) or offline.done_key()):
+            or rights.night_access(match.night, None, phone=True).may_edit(match.id) or done_key()):
         return None
     return (*fold.identity(match), match.created_at, match.night.live_version, match.snapshot.version,
             str(get_locale()), request.full_path)

@@ -10,7 +10,6 @@ engine's JSON states before and after each step.
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
@@ -18,36 +17,23 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from weasyprint import HTML
 
-from referee import games, ledger
+from referee import exports, games, ledger
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
-from referee.ledger import fold, rights
-from referee.models import Match, Night, Round
-from referee.pages.forms import options_in_words
+from referee.ledger import fold, payments, rights
+from referee.models import Match, Night
 from referee.reports import sheet
+from referee.reports.codes import qr_img
+from referee.reports.rounds import VOID_ROWS, balance_grids, num, pot_word, void_grid
+from referee.reports.rounds import svangknack_grid as grid
+from referee.reports.step import Step
+from referee.round_forms import options_in_words
 
 bp = Blueprint("reports", __name__)
 
 
-def _register_words() -> None:
-    """``|num`` (an amount of the engine's state in the reader's locale) and ``|pot_word`` for the sheets."""
-    from referee.reports.rounds import num, pot_word
-
-    bp.add_app_template_filter(num, "num")
-    bp.add_app_template_filter(pot_word, "pot_word")
-
-
-_register_words()
-
-
-@dataclass(frozen=True)
-class Step:
-    """One event of the log and the states around it (as the API shows them)."""
-
-    round: Round
-    before: dict[str, Any]
-    after: dict[str, Any]
-    before_state: Any
-    after_state: Any
+# ``|num`` (an amount of the engine's state in the reader's locale) and ``|pot_word`` for the sheets.
+bp.add_app_template_filter(num, "num")
+bp.add_app_template_filter(pot_word, "pot_word")
 
 
 def steps(match: Match) -> list[Step]:
@@ -172,16 +158,12 @@ def protocol(match_id: int) -> Response:
 @bp.app_template_global()
 def svangknack_grid(rounds: list[Step]) -> Any:
     """The rounds of a Svängknack protocol as a text grid (``reports/_grid.html``)."""
-    from referee.reports.rounds import svangknack_grid as grid
-
     return grid(rounds)
 
 
 @bp.app_template_global()
 def svangknack_balances(rounds: list[Step], seats: list[str]) -> Any:
     """The running balances of a protocol as text grids, as many players to a grid as fit."""
-    from referee.reports.rounds import balance_grids
-
     return balance_grids(rounds, seats)
 
 
@@ -191,8 +173,6 @@ def protocol_html(match: Match) -> str:
     So its cost follows what it prints: a voided event is one line, not a
     row of the game's table (see :data:`referee.reports.rounds.VOID_ROWS`).
     """
-    from referee.reports.rounds import VOID_ROWS, void_grid
-
     module = games.game(match.game)
     money = ledger.night_money(match.night)
     final = module.state_json(ledger.state_of(match), money)
@@ -214,9 +194,6 @@ def settlement_sheet(night_id: int) -> Response:
 
 def settlement_html(night: Night) -> str:
     """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes."""
-    from referee.ledger import payments
-    from referee.reports.codes import qr_img
-
     s = payments.settlement(night)
     details = payments.player_details(night)
     rows = []
@@ -246,9 +223,11 @@ def settlement_html(night: Night) -> str:
 @bp.get("/nights/<int:night_id>/export.csv")
 def export_csv(night_id: int) -> Response:
     """One row per round, result, payment and transfer, for spreadsheets."""
-    from referee import exports
-
     night = readable_night(night_id)
     resp = Response(exports.export_csv(night).encode("utf-8-sig"), mimetype="text/csv")  # BOM: Excel reads å ä ö
     resp.headers["Content-Disposition"] = f'attachment; filename="night-{night.id}.csv"'
     return resp
+
+
+# The chart globals register on bp (the pages' templates use them too); imported last, as they take bp.
+from referee.reports import charts  # noqa: E402,F401

@@ -9,15 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from flask_babel import format_decimal
 from flask_babel import gettext as _
 
 from referee.reports.grid import GAP, PAGE_CHARS, Column, Grid, Row, fit
-
-if TYPE_CHECKING:
-    from referee.reports import Step
+from referee.reports.step import Step
 
 
 def num(value: object) -> str:

@@ -14,8 +14,8 @@ async function start(where) {
   const resp = await fetch(new URL(where.bundle, self.location.href).href);
   if (!resp.ok) throw new Error("engine bundle: " + resp.status);
   py.unpackArchive(await resp.arrayBuffer(), "zip", { extractDir: "/referee_engine" });
-  py.runPython("import sys\nsys.path.insert(0, '/referee_engine')\nimport referee.browser");
-  const ask = py.pyimport("referee.browser").ask;
+  py.runPython("import sys\nsys.path.insert(0, '/referee_engine')\nimport referee.offline.browser");
+  const ask = py.pyimport("referee.offline.browser").ask;
   postMessage({ progress: "ready", loadMs: Math.round(performance.now() - started) });
   return ask;
 }

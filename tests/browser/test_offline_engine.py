@@ -64,7 +64,8 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     """Svängknack, no network, the page in Swedish: tricks that do not add up are refused at once with SK-8."""
     from playwright.sync_api import expect
 
-    from referee import browser, ledger
+    from referee import ledger
+    from referee.offline import browser
 
     base, page = live_server.url, phone
     watched, match = at_the_table(base, page, artifacts, "offline-engine-")

@@ -4,7 +4,7 @@ Pyodide has no Flask, SQLAlchemy or Flask extensions, so a module of the
 bundle that imports one (even through another module) breaks the offline
 engine on the phone. The browser tests would find that, slowly; this test
 finds it in a second: it builds the bundle as ``make`` does
-(:mod:`referee.bundle`), and in a fresh interpreter that has the zip as its
+(:mod:`referee.offline.bundle`), and in a fresh interpreter that has the zip as its
 only ``referee`` and refuses every import of ``flask*`` and ``sqlalchemy*``
 imports every module the zip holds.
 """
@@ -17,7 +17,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from referee import bundle
+from referee.offline import bundle
 
 #: Run in the child: a finder first on ``sys.meta_path`` refuses the web stack, then every bundle module is imported.
 CHILD = r"""
@@ -60,7 +60,7 @@ def import_in_child(zip_path: Path, modules: list[str]) -> subprocess.CompletedP
 def test_every_bundle_module_imports_without_flask(tmp_path: Path) -> None:
     zip_path = bundle.build(tmp_path / "referee_engine.zip")
     modules = bundle_modules(zip_path)
-    assert {"referee.browser", "referee.engine", "referee.round_parse"} <= set(modules)
+    assert {"referee.offline.browser", "referee.engine", "referee.offline.round_parse"} <= set(modules)
     done = import_in_child(zip_path, modules)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.splitlines()[-1])

@@ -51,7 +51,7 @@ import pytest
 from referee import ledger
 from referee.ledger import payments
 from referee.models import db
-from referee.pages.round_forms import PAGE_GAMES
+from referee.round_forms import PAGE_GAMES
 from tests.components import PostgresServer
 from tests.conftest import make_app
 from tests.hostile.test_state_machine import db_picture, wipe

@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from referee import ledger
 from referee.models import Round, db
-from referee.pages.round_forms.knaker import parse
+from referee.round_forms.knaker import parse
 from tests.web.test_pages import create_match, create_night, round_form
 
 SEATS = ["Anna", "Bo", "Cia", "Dan"]

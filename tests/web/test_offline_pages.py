@@ -145,8 +145,9 @@ def test_a_resent_payment_void_is_one_void_and_a_refusal_is_never_a_redirect(cli
 @pytest.mark.parametrize("lang", ["en", "sv", "de"])
 def test_the_phone_reads_a_round_form_as_the_page_does(client: Any, lang: str) -> None:
     """``round/form`` (the engine in the phone, issue 16): the page's parser and rules, same words, same state."""
-    from referee import browser, games
+    from referee import games
     from referee.engine.records import dump
+    from referee.offline import browser
 
     match_id = create_match(client, create_night(client))
     client.get(f"/lang/{lang}")
@@ -174,7 +175,7 @@ def test_the_phone_reads_a_round_form_as_the_page_does(client: Any, lang: str) -
 
 
 def test_round_form_refuses_what_is_no_form() -> None:
-    from referee import browser
+    from referee.offline import browser
 
     base = {"game": "svangknack", "digits": 2, "state": {}, "players": ["Anna"], "form": {}}
     assert browser.answer("round/form", base | {"game": "poker"})[0] == 400

@@ -14,7 +14,7 @@ from typing import Any
 from referee.engine import knaker
 from referee.models import Match
 from referee.pages import bp
-from referee.pages.round_forms import knaker as form
+from referee.round_forms import knaker as form
 
 
 def _events(players: tuple[str, ...], payload: dict[str, Any]) -> tuple[tuple[str, tuple[int, ...]], ...]:

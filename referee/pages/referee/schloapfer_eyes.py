@@ -23,7 +23,7 @@ from referee.engine import BadInput
 from referee.engine.schloapfer import DECK_RANKS, EyeCount, eye_count
 from referee.messages import explain
 from referee.pages import bp, can_edit
-from referee.pages.extra import SUIT_BUTTONS, opened_match
+from referee.pages.referee import SUIT_BUTTONS, opened_match
 
 #: Ranks from the highest in eyes down, as a player sorts a pile to count it.
 RANKS: tuple[str, ...] = tuple(reversed(DECK_RANKS))

@@ -1,7 +1,7 @@
-"""Build the engine bundle the phone's browser runs (``python -m referee.bundle OUT.zip``).
+"""Build the engine bundle the phone's browser runs (``python -m referee.offline.bundle OUT.zip``).
 
 The zip holds the pure engine (``referee/engine``), the round forms' parsers
-(``referee/round_parse``), the browser's door (``referee/browser.py``), the
+(``referee/offline/round_parse``), the browser's door (``referee/offline/browser.py``), the
 game registry (``referee/games.py``) and the compiled catalogs, laid out as in the source tree, with an empty
 ``referee/__init__.py`` so that importing the engine does not import Flask.
 It is made from the source at install time (``make run``/``make test``), so
@@ -14,16 +14,17 @@ import sys
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parent.parent  # the referee package
 
 #: What the browser needs, relative to the ``referee`` package.
-MODULES = ("browser.py", "games.py")
+MODULES = ("offline/__init__.py", "offline/browser.py", "games.py")
 
 
 def files() -> list[tuple[Path, str]]:
     """``(source, name in the zip)`` for everything the bundle holds, in a stable order."""
     found = [(p, f"referee/{p.relative_to(ROOT).as_posix()}") for p in sorted((ROOT / "engine").glob("*.py"))]
-    found += [(p, f"referee/{p.relative_to(ROOT).as_posix()}") for p in sorted((ROOT / "round_parse").glob("*.py"))]
+    parsers = sorted((ROOT / "offline" / "round_parse").glob("*.py"))
+    found += [(p, f"referee/{p.relative_to(ROOT).as_posix()}") for p in parsers]
     found += [(ROOT / m, f"referee/{m}") for m in MODULES]
     found += [(p, f"referee/{p.relative_to(ROOT).as_posix()}")
               for p in sorted((ROOT / "translations").glob("*/LC_MESSAGES/messages.mo"))]
@@ -39,7 +40,7 @@ def build(out: Path) -> Path:
     tmp = out.with_suffix(".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as zf:
         zf.writestr(zipfile.ZipInfo("referee/__init__.py", (2026, 1, 1, 0, 0, 0)),
-                    '"""The engine bundle for the browser (built by referee/bundle.py)."""\n')
+                    '"""The engine bundle for the browser (built by referee/offline/bundle.py)."""\n')
         for src, name in files():
             zf.writestr(zipfile.ZipInfo(name, (2026, 1, 1, 0, 0, 0)), src.read_bytes(),
                         compress_type=zipfile.ZIP_STORED)

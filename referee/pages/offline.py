@@ -29,10 +29,13 @@ from typing import Any
 
 from flask import Response, current_app, get_flashed_messages, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import format_decimal
 
-from referee import ledger
-from referee.ledger import idempotency
+from referee import ledger, static_files
+from referee.ledger import idempotency, rights
+from referee.offline import round_parse
 from referee.pages import bp
+from referee.pages.queue_keys import DONE_KEPT, done_key, done_keys
 
 #: The shell: every page's styles and scripts, and the icon and manifest (paths under static/).
 SHELL_DIRS = ("css", "js", "icons")
@@ -47,10 +50,9 @@ QUEUED_ENDPOINTS = ("pages.add_round", "pages.void_round", "pages.close_match", 
 
 def shell_files(static: Path) -> list[str]:
     """The shell's files relative to ``static/``, in a stable order (the in-browser engine is cached on use)."""
-    from referee.static_files import VARIANTS
-
     found = [p.relative_to(static).as_posix() for d in SHELL_DIRS for p in sorted((static / d).glob("*"))
-             if p.is_file() and not p.name.endswith(VARIANTS)  # not the compressed copies: the server picks
+             # not the compressed copies: the server picks
+             if p.is_file() and not p.name.endswith(static_files.VARIANTS)
              and p.relative_to(static).as_posix() not in ENGINE_SCRIPTS]
     return found + [f for f in SHELL_FILES if (static / f).is_file()]
 
@@ -97,21 +99,6 @@ def _note_done(resp: Response) -> Response:
     return resp
 
 
-#: How many of the latest saved keys the session names (a page fetched in between, by the live table or the
-#: service worker, must not take the news from the page the phone navigates to).
-DONE_KEPT = 8
-
-
-def done_keys() -> list[str]:
-    keys = session.get("offline_done", [])
-    return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
-
-
-def done_key() -> str:
-    """The keys of the latest queued writes this phone's session saved, space-separated."""
-    return " ".join(done_keys())
-
-
 def posted_key() -> str:
     """The key of the queued form whose answer is this page (a refusal or conflict shown with the form)."""
     if request.method != "POST" or request.endpoint not in QUEUED_ENDPOINTS:
@@ -130,10 +117,8 @@ def match_state(match: Any) -> str:
     seats, and the currency with its minor-unit digits (the page shows the
     amounts the waiting rounds lead to in it). Empty otherwise.
     """
-    from referee import round_parse
-    from referee.pages import can_edit
-
-    if match is None or round_parse.module(match.game) is None or not can_edit(match.night, match.id):
+    if (match is None or round_parse.module(match.game) is None
+            or not rights.night_access(match.night, None, phone=True).may_edit(match.id)):
         return ""
     snap = match.snapshot
     return json.dumps({"match": match.id, "game": match.game, "next": snap.next_seq, "state": snap.state,
@@ -206,10 +191,6 @@ def engine_files() -> dict[str, Any]:
     ``files`` is what a phone keeps to check rounds with no network (issue 29: fetched only on a leader's
     phone, after asking or when the phone reports no data saving; see ``static/js/offline_check.js``).
     """
-    from flask_babel import format_decimal
-
-    from referee import static_files
-
     static = Path(current_app.static_folder or "static")
     base = static_files.engine_base(static)
     worker = url_for("static", filename="js/pyengine-worker.mjs")

@@ -1,7 +1,7 @@
 """The engine's door in the phone's browser (Pyodide): JSON in, JSON out, no network.
 
 ``static/js/pyengine.js`` loads Pyodide and the engine bundle (built from the
-source at install time by :mod:`referee.bundle`, never a second copy of a
+source at install time by :mod:`referee.offline.bundle`, never a second copy of a
 rule) and calls :func:`ask`. The answers are those of the JSON API, status
 included: the referee's questions come from the same table
 (:mod:`referee.engine.questions`), a round is checked by the same
@@ -19,13 +19,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from referee import games, round_parse
+from referee import games
 from referee.engine import BadInput, RuleViolation, explain, questions
 from referee.engine.money import Money
 from referee.engine.records import dump, expect_int, expect_object, expect_str, load
+from referee.offline import round_parse
 
 #: The compiled catalogs, beside this module in the bundle as in the source tree.
-LOCALES = Path(__file__).resolve().parent / "translations"
+LOCALES = Path(__file__).resolve().parent.parent / "translations"
 
 
 @cache
@@ -58,7 +59,7 @@ def check_form(data: dict[str, Any]) -> dict[str, Any]:
     ``data``: ``game``, ``digits``, ``state`` (the match's snapshot, or the
     one a waiting round leads to), ``players`` (the seats) and ``form`` (field
     name -> text, as the form would post it). The form is read by the same
-    parser as the server's page (:mod:`referee.round_parse`) against the
+    parser as the server's page (:mod:`referee.offline.round_parse`) against the
     state's view, then checked by the engine. Answers ``{"legal": true,
     "round": payload, "state": view, "snapshot": ...}``, the snapshot being
     the state the round leads to (for the next round's check); a broken rule

@@ -27,14 +27,14 @@ from flask_babel import gettext as _
 from referee import games, ledger
 from referee.engine import BadInput, RuleViolation, questions, tricks
 from referee.engine.cards import RANKS
+from referee.engine.spec import SPECS
 from referee.ledger import idempotency
 from referee.messages import explain
 from referee.models import Match
 from referee.pages import _match, _round_form, bp, can_edit, expected_seq, round_saved_again, saved_round
-from referee.pages.extra import SUIT_BUTTONS, opened_match
 from referee.pages.forms import RoundForm
+from referee.pages.referee import SUIT_BUTTONS, opened_match
 
-TITLES = {"svangknack": "Svängknack", "kul": "Kul", "schloapfer": "Schloapfer"}
 _SPLIT = re.compile(r"[\s,;]+")
 
 
@@ -56,7 +56,7 @@ class Setup:
         """The setup as the API's request (``POST /api/referee/tricks``)."""
         data: dict[str, Any] = {"game": game, "players": list(self.players), "leader": self.leader,
                                 "tricks": self.tricks()}
-        if game != "kul":
+        if SPECS[game].has_trumps:  # Kul has none (KU-3)
             data["trump"] = self.trump
         return data
 
@@ -66,8 +66,8 @@ def _first_leader(match: Match) -> tuple[tuple[str, ...], str]:
     module = games.game(match.game)
     view = module.state_json(ledger.state_of(match), ledger.night_money(match.night))
     seats = tuple(match.seats)
-    players = tuple(p for p in seats if p in view.get("in_match", seats)) if match.game == "schloapfer" else seats
-    if match.game == "svangknack":
+    players = tuple(p for p in seats if p in view.get("in_match", seats))  # Schloapfer's players still in
+    if SPECS[match.game].has_svangare:
         return players, str(view["svangare"])
     dealer = seats.index(view["dealer"])
     after = [seats[(dealer + i) % len(seats)] for i in range(1, len(seats) + 1)]
@@ -97,9 +97,9 @@ def _check(game: str, setup: Setup) -> tuple[dict[str, Any] | None, str | None]:
 
 def _page(game: str, setup: Setup, match: Match | None, verdict: dict[str, Any] | None, error: str | None,
           status: int = 200) -> Any:
-    ranks = RANKS[4:] if game == "schloapfer" else RANKS
+    ranks = tuple(r for r in RANKS if any(card.rank == r for card in tricks.DECKS[game]))  # the game's deck
     editable = match is not None and can_edit(match.night, match.id) and not ledger.state_of(match).finished
-    return render_template("pages/trick_referee.html", game=game, title=TITLES[game], setup=setup,
+    return render_template("pages/trick_referee.html", game=game, title=SPECS[game].title, setup=setup,
                            match=match, verdict=verdict, error=error, suits=SUIT_BUTTONS, ranks=ranks,
                            hand_size=tricks.HAND_SIZE[game], form=_round_form(match) if editable else None), status
 
@@ -131,7 +131,7 @@ def round_from_deal(match_id: int) -> Any:
             error = _("The deal is not complete and legal yet; nothing was entered.")
         return _page(match.game, setup, match, verdict, error, 422)
     payload = dict(verdict["round"])
-    if match.game == "svangknack":
+    if SPECS[match.game].has_svangare:
         payload["svangare"] = setup.leader  # the engine checks it against SK-11
     deal = {k: v for k, v in setup.request_json(match.game).items() if k != "game"}
     try:  # the deal is judged again by the service and stored with the round, in its INSERT

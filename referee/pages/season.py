@@ -21,6 +21,7 @@ from flask import Response, abort, render_template, request, url_for
 from referee.ledger import rights, season
 from referee.models import Group, Night
 from referee.pages import _night, bp, can_edit, can_view
+from referee.reports import pdf_response, readable_night, render_pdf
 
 
 def _group(token: str) -> Group:
@@ -42,8 +43,6 @@ def _page(group: Group, night: Night | None, token: str | None) -> Any:
 
 
 def _sheet(group: Group) -> Response:
-    from referee.reports import pdf_response, render_pdf
-
     s = season.season(group)
     html = render_template("reports/season.html", s=s, group=group, night={"name": group.name})
     return pdf_response(render_pdf(html), f"season-{group.id}.pdf")
@@ -67,6 +66,5 @@ def night_season(night_id: int) -> Any:
 
 @bp.get("/nights/<int:night_id>/season.pdf")
 def night_season_sheet(night_id: int) -> Response:
-    from referee.reports import readable_night  # like every sheet: a phone with rights, or ?view= / Bearer
-
+    # like every sheet: a phone with rights, or ?view= / Bearer
     return _sheet(readable_night(night_id).group)

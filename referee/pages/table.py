@@ -14,7 +14,7 @@ from flask import abort, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from referee import games, ledger
+from referee import games, ledger, round_forms
 from referee.models import Match
 from referee.pages import bp, can_view, guest_pages, qr_svg
 
@@ -61,7 +61,10 @@ def _display(match: Match) -> str:
 
 
 def rows(game: str, state: Any, view: dict[str, Any]) -> list[dict[str, Any]]:
-    """One card per player: the balance, the game's marks (X, lives, dots), a number and tags."""
+    """One card per player: the balance, the game's marks (X, lives, dots), a number and tags.
+
+    What a game shows on the card is its page module's ``table_card`` (:mod:`referee.round_forms`).
+    """
     out = []
     extra = view.get("players") if isinstance(view.get("players"), dict) else {}
     for name, balance in zip(state.players, state.balances, strict=True):
@@ -69,23 +72,9 @@ def rows(game: str, state: Any, view: dict[str, Any]) -> list[dict[str, Any]]:
         me = extra.get(name, {}) if isinstance(extra, dict) else {}
         if name == view.get("dealer"):
             row["tags"].append(_("deals"))
-        if game == "svangknack" and name == view.get("svangare"):
-            row["tags"].append(_("svängar"))
-        elif game == "kul":
-            row["marks"] = "\N{BLACK CIRCLE}" * int(view["marks"].get(name, 0))
-        elif game == "schloapfer":
-            row["marks"] = "\N{MULTIPLICATION X}" * int(me.get("rings", 0))
-            row["number"] = (_("Points"), me.get("points", 0))
-            if me.get("status") not in (None, "in"):
-                row["tags"].append(_("out"))
-        elif game == "schwimmen":
-            row["marks"] = "\N{BLACK HEART SUIT}" * int(me.get("lives", 0))
-            if me.get("swimming"):
-                row["tags"].append("schwimmt")  # the game's own word (a game term stays in its language)
-            if me.get("out"):
-                row["tags"].append(_("out"))
-        elif game == "knaker":
-            row["marks"] = "\N{BLACK CIRCLE}" * int(view["dots"].get(name, 0))
-            row["number"] = (_("Standings"), view["standings"].get(name, 0))
+        card = round_forms.MODULES[game].table_card(name, me, view) if game in round_forms.MODULES else {}
+        row["marks"] = card.get("marks", "")
+        row["number"] = card.get("number")
+        row["tags"] += card.get("tags", [])
         out.append(row)
     return out

@@ -1,15 +1,14 @@
-"""The phone pages beyond the night and match pages: each game's referee tools (the eye counter, the
-trick referee), the settlement, the season, the table display, the offline support.
+"""The referee tools at the table: pages that answer a rules question and store nothing of their own.
 
-Every module in this package registers its routes on the pages blueprint
-(``from referee.pages import bp``); :func:`load` imports them all once, so
-each lives in one file of its own.
+``tricks`` (the trick referee, SK-15, KU-3, SL-14), ``knaker_pile`` (Knaker's
+pile referee), ``schloapfer_eyes`` (the eye counter, SL-2) and
+``schwimmen_value`` (a hand's value, SW-2). Each registers its routes on the
+pages blueprint; :mod:`referee.pages` imports them by name, once. This module
+holds what they share: the suit buttons of the card pickers and the match a
+tool was opened from.
 """
 
 from __future__ import annotations
-
-import importlib
-import pkgutil
 
 from referee import ledger
 from referee.engine.cards import SUIT_SYMBOLS, SUITS
@@ -36,7 +35,3 @@ def opened_match(raw: str | None, game: str) -> Match | None:
         return None
     return match
 
-
-def load() -> None:
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from referee.round_parse.svangknack import ERROR_FIELDS, parse
+from referee.offline.round_parse.svangknack import ERROR_FIELDS, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "first_pot": (_l("First pot"), _l("Who pays into the first pot: every player or only the dealer (SK-5).")),
@@ -22,4 +24,9 @@ CHOICE_TEXT: dict[str, dict[Any, Any]] = {
                              "always": _l("always")},
 }
 
-__all__ = ["CHOICE_TEXT", "ERROR_FIELDS", "OPTION_TEXT", "parse"]
+def table_card(name: str, me: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
+    """The table display's card of a player (``referee.pages.table``): the svängare is tagged."""
+    return {"tags": [_("svängar")] if name == view.get("svangare") else []}
+
+
+__all__ = ["CHOICE_TEXT", "ERROR_FIELDS", "OPTION_TEXT", "parse", "table_card"]

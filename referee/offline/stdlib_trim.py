@@ -1,4 +1,4 @@
-"""Trim Pyodide's standard library zip to what the engine can use (``python -m referee.stdlib_trim ZIP``).
+"""Trim Pyodide's standard library zip to what the engine can use (``python -m referee.offline.stdlib_trim ZIP``).
 
 Issue 29: the phone fetches the offline engine over a mobile plan, so it
 gets no module the engine never imports: the test suite, the IDE and the

@@ -15,11 +15,13 @@ left out of the payload.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from referee.round_parse.schwimmen import ENTRIES, ERROR_FIELDS, MAX_TEXT, card_codes, number, parse
+from referee.offline.round_parse.schwimmen import ENTRIES, ERROR_FIELDS, MAX_TEXT, card_codes, number, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "deck": (_l("Deck"), _l("32 cards (Skat deck, A K Q J 10 9 8 7), 52 cards for many players, or 36 cards "
@@ -47,4 +49,12 @@ CHOICE_TEXT: dict[str, dict[Any, Any]] = {
     "simultaneous_out": {"all_survive": _l("all survive"), "stechen": "Stechen"},
 }
 
-__all__ = ["CHOICE_TEXT", "ENTRIES", "ERROR_FIELDS", "MAX_TEXT", "OPTION_TEXT", "card_codes", "number", "parse"]
+def table_card(name: str, me: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
+    """The table display's card of a player (``referee.pages.table``): ♥ per life, schwimmt, out."""
+    tags = ["schwimmt"] if me.get("swimming") else []  # the game's own word (a game term stays in its language)
+    tags += [_("out")] if me.get("out") else []
+    return {"marks": "\N{BLACK HEART SUIT}" * int(me.get("lives", 0)), "tags": tags}
+
+
+__all__ = ["CHOICE_TEXT", "ENTRIES", "ERROR_FIELDS", "MAX_TEXT", "OPTION_TEXT", "card_codes", "number", "parse",
+           "table_card"]

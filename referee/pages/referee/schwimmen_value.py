@@ -25,7 +25,7 @@ from referee.engine import schwimmen as sw
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
 from referee.messages import explain
 from referee.pages import bp
-from referee.pages.round_forms.schwimmen import card_codes
+from referee.round_forms.schwimmen import card_codes
 
 #: Suits in the order the picker shows them: clubs, spades, hearts, diamonds (SW-6's ranking).
 PICKER_SUITS = ("C", "S", "H", "D")

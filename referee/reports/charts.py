@@ -27,7 +27,7 @@ from flask_babel import format_date, format_decimal
 from referee import charts, ledger
 from referee.ledger import fold
 from referee.models import Group, Match
-from referee.pages import bp
+from referee.reports import bp
 
 
 def styles(group: Group, names: list[str]) -> dict[str, charts.Style]:

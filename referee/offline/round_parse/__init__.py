@@ -3,9 +3,9 @@
 One module per game with ``parse(form, state_json, players) -> payload`` and
 ``ERROR_FIELDS`` (rule ID -> the form field the error is shown next to). It is
 pure (the standard library and :mod:`referee.engine` only), so the server's
-pages (``referee/pages/round_forms``, which add the translated option texts)
-and the engine in the phone's browser (the bundle of :mod:`referee.bundle`,
-``round/form`` in :mod:`referee.browser`) read a form the same way. ``form``
+pages (``referee/round_forms``, which add the translated option texts)
+and the engine in the phone's browser (the bundle of :mod:`referee.offline.bundle`,
+``round/form`` in :mod:`referee.offline.browser`) read a form the same way. ``form``
 is any mapping of field names to text: Werkzeug's ``MultiDict`` on the server,
 a plain dict in the browser.
 """
@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from referee.engine.spec import SPECS
-from referee.round_parse import knaker, kul, schloapfer, schwimmen, svangknack
+from referee.offline.round_parse import knaker, kul, schloapfer, schwimmen, svangknack
 
 Parser = Callable[[Mapping[str, str], dict[str, Any], list[str]], dict[str, Any]]
 

@@ -1,17 +1,19 @@
 """Knaker's round form in the page's words: option names, why a player lost, the offences and consequences.
 
 The form itself (a dot button or "Save game" with the players' kind, step
-and reason fields) is read by :mod:`referee.round_parse.knaker`, which is
+and reason fields) is read by :mod:`referee.offline.round_parse.knaker`, which is
 pure so that the phone's engine reads it too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from referee.round_parse.knaker import ERROR_FIELDS, KINDS, parse, parse_dot, parse_events
+from referee.offline.round_parse.knaker import ERROR_FIELDS, KINDS, parse, parse_dot, parse_events
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "payout": (_l("Payout"), _l("Money per game: none (standings only), last pays (the last place pays the "
@@ -56,5 +58,22 @@ CONSEQUENCE_TEXT: dict[str, Any] = {
     "disqualified": _l("disqualified"),
 }
 
-__all__ = ["CHOICE_TEXT", "CONSEQUENCE_TEXT", "ERROR_FIELDS", "KINDS", "OFFENCE_TEXT", "OPTION_TEXT", "REASONS",
-           "parse", "parse_dot", "parse_events"]
+def table_card(name: str, me: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
+    """The table display's card of a player (``referee.pages.table``): a dot per penalty dot, the standings."""
+    return {"marks": "\N{BLACK CIRCLE}" * int(view["dots"].get(name, 0)),
+            "number": (_("Standings"), view["standings"].get(name, 0))}
+
+
+__all__ = [
+    "CHOICE_TEXT",
+    "CONSEQUENCE_TEXT",
+    "ERROR_FIELDS",
+    "KINDS",
+    "OFFENCE_TEXT",
+    "OPTION_TEXT",
+    "REASONS",
+    "parse",
+    "parse_dot",
+    "parse_events",
+    "table_card",
+]

@@ -8,11 +8,13 @@ this module only turns what was tapped into the API's payload.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from referee.round_parse.schloapfer import ERROR_FIELDS, parse
+from referee.offline.round_parse.schloapfer import ERROR_FIELDS, parse
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "scoring": (_l("Scoring"), _l("Loser pays: the last player left pays the stake to every other player (SL-9). "
@@ -31,4 +33,10 @@ OPTION_TEXT: dict[str, tuple[Any, Any]] = {
 #: What the new-match form shows for each option value (never the code).
 CHOICE_TEXT: dict[str, dict[Any, Any]] = {"scoring": {"loser_pays": _l("loser pays"), "pot": _l("pot")}}
 
-__all__ = ["CHOICE_TEXT", "ERROR_FIELDS", "OPTION_TEXT", "parse"]
+def table_card(name: str, me: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
+    """The table display's card of a player (``referee.pages.table``): ✕ per ring, the points, out."""
+    return {"marks": "\N{MULTIPLICATION X}" * int(me.get("rings", 0)), "number": (_("Points"), me.get("points", 0)),
+            "tags": [_("out")] if me.get("status") not in (None, "in") else []}
+
+
+__all__ = ["CHOICE_TEXT", "ERROR_FIELDS", "OPTION_TEXT", "parse", "table_card"]

@@ -17,8 +17,7 @@ from referee.engine import BadInput, RuleViolation
 from referee.ledger import payments
 from referee.messages import explain
 from referee.models import Night
-from referee.pages import _field_error, _night, bp, money_filter, qr_svg
-from referee.pages.extra import offline
+from referee.pages import _field_error, _night, bp, money_filter, offline, qr_svg
 from referee.pages.forms import PaymentDetailsForm, RoundForm, VoidForm
 
 

@@ -1,0 +1,176 @@
+"""The layers of ``referee/`` and their order, read from the source: every import, also those inside functions.
+
+engine ← offline (what ships to the browser) ← ledger (the rows and their
+rules) ← house (pages, api, reports, the round forms, the app factory). A
+module imports only from its own layer or below; no two packages import each
+other (a loop between packages, whatever the layer); and no import inside a
+function closes a loop: such an import hides the loop from a reader (and
+from Python until the function runs), which is the thing this test exists to
+refuse. An import under ``if TYPE_CHECKING:`` runs never and is left out.
+
+The loops of the blueprint pattern (``referee/pages/__init__.py`` defines
+``bp`` and then imports the modules that register on it, which import
+``bp``) are module-level, within one package, and stay visible: allowed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REFEREE = Path(__file__).resolve().parents[1] / "referee"
+
+#: The layers, lowest first: a module belongs to the first layer one of whose prefixes it starts with, else to
+#: the ledger (the models, the services and the small modules beside them). ``referee`` alone is the app factory.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("engine", ("referee.engine",)),
+    ("offline", ("referee.offline", "referee.games")),
+    ("ledger", ()),
+    ("house", ("referee.pages", "referee.api", "referee.reports", "referee.round_forms", "referee.floor")),
+)
+RANK = {name: i for i, (name, _prefixes) in enumerate(LAYERS)}
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    in_function: bool
+    line: int
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by its dotted name (a package by its own name)."""
+    out = {}
+    for path in REFEREE.rglob("*.py"):
+        parts = list(path.relative_to(REFEREE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    return ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+
+
+def edges(mods: dict[str, Path]) -> list[Edge]:
+    """Every import of one module of the package by another, ``from referee import x`` as ``referee.x``."""
+
+    def known(name: str) -> str | None:
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    found: list[Edge] = []
+    for name, path in mods.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+        def visit(node: ast.AST, in_function: bool, name: str = name, package: str = package) -> Iterator[Edge]:
+            if isinstance(node, ast.If) and _is_type_checking(node):
+                for rest in node.orelse:
+                    yield from visit(rest, in_function)
+                return
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in mods else base for alias in node.names]
+            for target in targets:
+                if (resolved := known(target)) and resolved != name:
+                    yield Edge(name, resolved, in_function, getattr(node, "lineno", 0))
+            inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for child in ast.iter_child_nodes(node):
+                yield from visit(child, inner)
+
+        found.extend(visit(ast.parse(path.read_text(encoding="utf-8")), False))
+    return found
+
+
+def layer(module: str) -> str:
+    for name, prefixes in LAYERS:
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return name
+    return "house" if module == "referee" else "ledger"
+
+
+def package(module: str) -> str:
+    """The package a module counts in for loops: ``referee.pages.offline`` → ``referee.pages``; a top-level
+    module is its own (``referee.services``)."""
+    return ".".join(module.split(".")[:2])
+
+
+def reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt == goal:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return False
+
+
+MODS = modules()
+EDGES = edges(MODS)
+
+
+def test_the_graph_is_read() -> None:
+    """The reader sees what it must (else every assertion below would pass on an empty graph)."""
+    pairs = {(e.source, e.target) for e in EDGES}
+    assert ("referee.pages", "referee.engine") in pairs or ("referee.pages", "referee.engine.records") in pairs
+    assert any(e.in_function for e in EDGES), "create_app imports its blueprints inside the function"
+    assert len(MODS) > 50 and {"referee", "referee.pages", "referee.engine.spec"} <= set(MODS)
+
+
+@pytest.mark.parametrize("layer_name", [name for name, _p in LAYERS])
+def test_no_import_goes_up_a_layer(layer_name: str) -> None:
+    up = [f"{e.source} → {e.target} (line {e.line}, {layer(e.source)} imports {layer(e.target)})"
+          for e in EDGES if layer(e.source) == layer_name and RANK[layer(e.target)] > RANK[layer_name]]
+    assert not up, "\n".join(up)
+
+
+def test_no_loop_between_packages() -> None:
+    graph: dict[str, set[str]] = {}
+    for e in EDGES:
+        if package(e.source) != package(e.target):
+            graph.setdefault(package(e.source), set()).add(package(e.target))
+    loops = sorted(f"{a} → {b} → … → {a}" for a, targets in graph.items() for b in targets if reaches(graph, b, a))
+    assert not loops, "\n".join(loops)
+
+
+def test_no_import_inside_a_function_hides_a_loop() -> None:
+    graph: dict[str, set[str]] = {}
+    for e in EDGES:
+        graph.setdefault(e.source, set()).add(e.target)
+    hidden = [f"{e.source}:{e.line} imports {e.target} inside a function, and {e.target} leads back to it"
+              for e in EDGES if e.in_function and reaches(graph, e.target, e.source)]
+    assert not hidden, "\n".join(hidden)
+
+
+def test_the_checks_catch_a_loop_and_a_climb(tmp_path: Path) -> None:
+    """The checks themselves, on a made-up package: an engine module that imports a page, inside a function."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}}
+    assert reaches(graph, "b", "a") and not reaches({"a": {"b"}}, "b", "a")
+    assert layer("referee.engine.kul") == "engine" and layer("referee.pages.table") == "house"
+    assert layer("referee.services") == "ledger" and layer("referee") == "house"
+    assert RANK[layer("referee.pages")] > RANK[layer("referee.engine")]
+    source = "def f():\n    from referee.pages import bp\nfrom referee.engine.money import Money\n"
+    fake = {"referee.engine.fake": tmp_path / "fake.py", "referee.pages": tmp_path / "p.py",
+            "referee.engine.money": tmp_path / "m.py"}
+    (tmp_path / "fake.py").write_text(source)
+    (tmp_path / "p.py").write_text("from referee.engine import fake\n")
+    (tmp_path / "m.py").write_text("")
+    got = {(e.source, e.target, e.in_function) for e in edges(fake)}
+    assert ("referee.engine.fake", "referee.pages", True) in got
+    assert ("referee.engine.fake", "referee.engine.money", False) in got
+    assert ("referee.pages", "referee.engine.fake", False) in got
