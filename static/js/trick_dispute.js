@@ -58,7 +58,9 @@
     // Cards on the table are greyed out in the rank row of the chosen suit; a full trick takes no more.
     var suit = checked("suit"), full = seats.length && cards.length >= seats.length;
     ranks.querySelectorAll("button").forEach(function (b) {
-      b.disabled = !suit || full || cards.indexOf(b.value + suit) >= 0;
+      var used = !!suit && cards.indexOf(b.value + suit) >= 0;
+      b.classList.toggle("td-used", used);
+      b.disabled = !suit || full || used;
     });
   }
 
