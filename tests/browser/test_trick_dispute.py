@@ -113,6 +113,8 @@ def test_dispute_from_the_round_in_progress(live_server: LiveServer, phone: Any,
     expect(page.locator('#td-ranks button[value="K"]')).to_be_disabled()
 
     taps.tap(page.locator("#td-slots label.pick", has=page.locator('input[value="3C"]')))  # the card in question
+    expect(page.locator("#td-reason")).to_contain_text("Dan")  # the answer about Dan's 3♣, not Anna's A♦
+    expect(page.locator("#td-reason")).to_contain_text("3♣")
     expect(page.locator("#td-yes")).to_contain_text(words["yes"])
     expect(page.locator("#td-rule")).to_have_text("SK-15")
     expect(page.locator("#td-won")).to_have_text(words["won"])
@@ -154,7 +156,7 @@ def test_dispute_with_no_network(live_server: LiveServer, phone: Any, artifacts:
     expect(page.locator("#td-rule")).to_have_text("SK-15")
     expect(page.locator("#td-reason")).to_have_text("Dan had no ♦ and had to trump with a ♥ (SK-15).")
     expect(page.locator("#td-local")).to_be_visible()
+    watched.shot("offline", full=False)
     _in_view_and_live(page, "#td-answer")
     assert taps.count == 11
-    watched.shot("offline", full=False)
     assert not _offline_noise(watched.problems)
