@@ -42,7 +42,7 @@ def _defaults(match: Match | None) -> tuple[tuple[str, ...], str]:
 def read_request(game: str, values: Any, seats: tuple[str, ...]) -> dict[str, Any]:
     """The posted form as the API's request (the engine checks everything; nothing is defaulted here)."""
     players = [p for p in values.getlist("players") if p in seats] if seats else \
-        [p for p in (x.strip() for x in str(values.get("players", "")).split(",")) if p][:16]
+        [p[:40] for p in (x.strip() for x in str(values.get("players", ""))[:800].split(",")) if p][:16]
     data: dict[str, Any] = {"game": game, "players": players, "leader": str(values.get("leader", ""))[:60],
                             "trick": [c for c in _SPLIT.split(str(values.get("trick", ""))[:200]) if c],
                             "known": [str(k)[:20] for k in values.getlist("known")][:8]}
