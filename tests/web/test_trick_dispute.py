@@ -84,3 +84,10 @@ def test_page_alone_and_unknown_game(client: Any) -> None:
     r = client.post("/referee/tricks/kul/dispute", data={"players": "Anna, Bo, Cia", "leader": "Anna",
                                                           "trick": "KD 9C", "known": "suit"})
     assert r.status_code == 200 and "Bo had to follow suit with a ♦ (KU-3)." in r.get_data(as_text=True)
+
+
+def test_page_names_nobody_to_a_phone_without_rights(client: Any, app: Any) -> None:
+    _night, match_id = _match(client)
+    stranger = app.test_client()  # no edit or view link opened
+    html = stranger.get(f"/referee/tricks/svangknack/dispute?match={match_id}").get_data(as_text=True)
+    assert "Anna" not in html and "Cia" not in html and 'name="leader" value=' not in html
