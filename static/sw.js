@@ -1,4 +1,4 @@
-// The service worker (issue 15), served as /sw.js by referee/pages/extra/offline.py, which puts SHELL (the
+// The service worker (issue 15), served as /sw.js by referee/pages/offline.py, which puts SHELL (the
 // versioned URLs of the app's styles, scripts, icon and manifest) and VERSION in front of this file.
 //
 // - Pages: network first, always. A page that arrives is stored in Cache Storage (the HTTP cache keeps

@@ -118,6 +118,7 @@ OPERATION_IDS = {
     "/api/import": "import_night", "/api/referee/svangknack/dealer": "svangknack_dealer",
     "/api/referee/schwimmen/value": "schwimmen_value", "/api/referee/knaker/play": "knaker_play",
     "/api/referee/tricks": "tricks", "/api/referee/schloapfer/eyes": "schloapfer_eyes",
+    "/api/referee/tricks/dispute": "tricks_dispute",
 }
 
 
@@ -347,6 +348,12 @@ def document() -> dict[str, Any]:
             "SK-15, KU-3, SL-14: the trick rules of a deal, played or in progress; who won each trick. "
             "A broken rule answers 200 with legal=false and the first broken card.",
             "The verdict", _ref("TricksAnswer"), body=_ref("TricksQuestion"), auth=False, errors=("400", "413"))},
+        "/api/referee/tricks/dispute": {"post": _op(
+            "An addition (issue 28): SK-15, KU-3, SL-14 for an argument about one card of one trick, given facts "
+            "known of the player's hand. Legal or not it answers 200 with the rule and the reason, and offers the "
+            "facts that could change the verdict.",
+            "The verdict", _ref("TricksDisputeAnswer"), body=_ref("TricksDisputeQuestion"), auth=False,
+            errors=("400", "413"))},
         "/api/referee/schloapfer/eyes": {"post": _op(
             "SL-2: the eyes of a set of cards for a trump suit.", "The eyes", _ref("SchloapferEyesAnswer"),
             body=_ref("SchloapferEyesQuestion"), auth=False, errors=("400", "413"))},

@@ -157,6 +157,22 @@ REFEREE: dict[str, dict[str, Any]] = {
         "round": {"type": ["object", "null"], "description": "The round payload for POST "
                                                              "/api/matches/{match_id}/rounds once complete."},
         "playable": {"type": "array", "items": CARD}}, ("legal", "winners")),
+    "TricksDisputeQuestion": _obj({
+        "game": {"enum": ["svangknack", "kul", "schloapfer"]}, "trump": SUIT, "players": NAMES,
+        "leader": {"type": "string", "description": "Who led this trick."},
+        "trick": {"type": "array", "items": CARD, "minItems": 1, "description": "The trick as it lies, in play order."},
+        "card": {**CARD, "description": "The card in question (default: the last of the trick)."},
+        "known": {"type": "array", "items": {"enum": ["suit", "higher", "trump", "higher_trump", "second", "side"]},
+                  "description": "Facts known of that player's hand; those the trick makes pointless are ignored."}},
+        ("game", "players", "leader", "trick")),
+    "TricksDisputeAnswer": _obj({
+        "legal": {"type": "boolean"}, "rule": {"type": "string"}, "reason": {"type": "string"},
+        "player": {"type": "string"}, "card": {"type": "string"}, "position": {"type": "integer"},
+        "order": NAMES, "known": {"type": "array", "items": {"type": "string"}},
+        "facts": {"type": "array", "items": _obj({"id": {"type": "string"}, "label": {"type": "string"}},
+                                                 ("id", "label"))},
+        "winner": NAME_OR_NULL}, ("legal", "rule", "reason", "player", "card", "position", "order", "known",
+                                  "facts", "winner")),
 }
 
 #: Shapes the games' schemas share (named, so a generator makes one class of each).

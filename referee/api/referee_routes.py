@@ -52,3 +52,12 @@ def trick_play() -> Any:
     the reason is in the request's language.
     """
     return _answer("tricks")
+
+
+@bp.post("/referee/tricks/dispute")
+def trick_dispute() -> Any:
+    """The dispute mode: may this card of this one trick be played, given what is known of the hand?
+
+    Legal or not, the answer is 200 with the rule and the reason in the request's language.
+    """
+    return _answer("tricks/dispute")

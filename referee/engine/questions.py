@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.engine import BadInput, explain, knaker_pile, schloapfer, schwimmen, svangknack, tricks
+from referee.engine import BadInput, dispute, explain, knaker_pile, schloapfer, schwimmen, svangknack, tricks
 
 #: A question: the request body and the asker's ``translate`` (gettext) → the answer.
 Question = Callable[[Mapping[str, Any], Callable[[str], str]], dict[str, Any]]
@@ -52,6 +52,15 @@ def trick_play(data: Mapping[str, Any], translate: Callable[[str], str]) -> dict
     return out
 
 
+def trick_dispute(data: Mapping[str, Any], translate: Callable[[str], str]) -> dict[str, Any]:
+    """SK-15, KU-3, SL-14 for an argument: may this card of this one trick be played, given what is known?
+
+    Legal or not, the answer names the rule and the reason (in the asker's
+    language) and offers the facts about the hand that could change it.
+    """
+    return dispute.judge_dispute(dispute.parse_dispute(data), translate)
+
+
 #: ``/api/referee/<name>`` → its answer.
 QUESTIONS: dict[str, Question] = {
     "svangknack/dealer": first_dealer,
@@ -59,6 +68,7 @@ QUESTIONS: dict[str, Question] = {
     "knaker/play": knaker_play,
     "schloapfer/eyes": schloapfer_eyes,
     "tricks": trick_play,
+    "tricks/dispute": trick_dispute,
 }
 
 

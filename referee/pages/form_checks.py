@@ -18,7 +18,7 @@ from referee.pages import bp
 #: The encodings a browser sends a form in; the pages take nothing else.
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 #: Fields that are lists by design (the eye counter's tapped cards); every other field is one value.
-LIST_FIELDS = {"pages.schloapfer_eyes": {"card"}}
+LIST_FIELDS = {"pages.schloapfer_eyes": {"card"}, "pages.trick_dispute": {"players", "known"}}
 
 
 def _readable_form() -> None:

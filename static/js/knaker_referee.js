@@ -104,7 +104,7 @@
   }
 
   // --- the same question to the engine in this browser (static/js/pyengine.js), offline ---
-  function requestJson() {  // as request_json() in referee/pages/extra/knaker_referee.py
+  function requestJson() {  // as request_json() in referee/pages/referee/knaker_pile.py
     var handicaps = [];
     form.querySelectorAll("input[data-handicap]:checked").forEach(function (el) { handicaps.push(el.name); });
     return {

@@ -143,3 +143,26 @@ def new_night(page: Any, base_url: str, name: str, players: list[str], currency:
     page.get_by_role("button", name="Create the night").tap()
     page.get_by_role("heading", name=name).wait_for()
     return str(page.url)
+
+
+#: The browser locale of a phone whose page is in a given language.
+LOCALES = {"en": "en-US", "sv": "sv-SE", "de": "de-DE"}
+
+
+def second_phone(browser: Any, base: str, token: str, match_id: int, artifacts: Path, prefix: str,
+                 lang: str = "en", timeout: int = 10_000) -> Watched:
+    """Another phone at the same table: its own phone-sized context (own cookies), the night's edit link
+    opened, then the match page (in ``lang``, chosen with the language switch as a user does).
+
+    The caller closes it with ``other.page.context.close()``.
+    """
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  locale=LOCALES[lang])
+    context.set_default_timeout(timeout)
+    other = watch(context.new_page(), artifacts, prefix)
+    other.page.goto(f"{base}/e/{token}")
+    if lang == "en":
+        other.page.goto(f"{base}/matches/{match_id}")
+    else:
+        other.page.goto(f"{base}/lang/{lang}?next=/matches/{match_id}")
+    return other

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, LiveServer, Watched, watch
+from tests.browser.conftest import LiveServer, Watched, second_phone, watch
 from tests.browser.polish import assert_axe, every_language
 from tests.browser.table_layout import layout_problems, uncovered
 from tests.browser.test_offline_engine import _engine_kept
@@ -164,16 +164,6 @@ def test_nothing_covers_save_and_the_page_never_widens(live_server: LiveServer, 
 SEATS = ["Anna", "Bo", "Cia", "Dan"]
 
 
-def _second_phone(browser: Any, base: str, token: str, match_id: int, artifacts: Path) -> Watched:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  locale="de-DE")
-    context.set_default_timeout(30_000)
-    other = watch(context.new_page(), artifacts, "table-two-phones-other-")
-    other.page.goto(f"{base}/e/{token}")
-    other.page.goto(f"{base}/lang/de?next=/matches/{match_id}")
-    return other
-
-
 def _this_rounds_taps(page: Any) -> tuple[str, str]:
     """Taps legal now and, as the next round, after a round that gives the sväng on: the one after the
     svängare 1 trick, the svängare 2."""
@@ -187,7 +177,8 @@ def test_another_phones_round_takes_my_taps_out_of_the_form(live_server: LiveSer
     page.context.set_default_timeout(30_000)
     watched = watch(page, artifacts, "table-two-phones-")
     night, match = svangknack_at(base, page, SEATS, "sv")
-    other = _second_phone(browser, base, night["edit_token"], match["id"], artifacts)
+    other = second_phone(browser, base, night["edit_token"], match["id"], artifacts, "table-two-phones-other-",
+                         "de", 30_000)
 
     def b_saves() -> None:
         nxt, sv = _this_rounds_taps(other.page)

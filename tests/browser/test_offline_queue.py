@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from tests.browser.conftest import PHONE, LiveServer, Watched, watch
+from tests.browser.conftest import PHONE, LiveServer, Watched, second_phone, watch
 from tests.components import free_port
 from tests.conftest import make_app
 
@@ -313,12 +313,7 @@ def test_two_phones_enter_round_5_the_offline_one_ends_in_a_shown_conflict(
         api(base, f"/api/matches/{match['id']}/rounds", alone, night["edit_token"])
     leader = watch(phone, artifacts, "offline-conflict-leader-")
     open_controlled(leader.page, base, night, match)
-    other_context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                        locale="en-US")
-    other_context.set_default_timeout(10_000)
-    other = watch(other_context.new_page(), artifacts, "offline-conflict-other-")
-    other.page.goto(f"{base}/e/{night['edit_token']}")
-    other.page.goto(f"{base}/matches/{match['id']}")
+    other = second_phone(browser, base, night["edit_token"], match["id"], artifacts, "offline-conflict-other-")
 
     leader.page.context.set_offline(True)
     save_round(leader.page)               # the leader's round 5, offline
@@ -342,7 +337,7 @@ def test_two_phones_enter_round_5_the_offline_one_ends_in_a_shown_conflict(
     rounds = stored(live_server.app, match["id"])
     assert [r[0] for r in rounds] == [1, 2, 3, 4, 5]
     assert rounds[4][1] not in {e["key"] for e in queue(leader.page)}  # round 5 is the other phone's
-    other_context.close()
+    other.page.context.close()
     assert not offline_noise(leader.problems)
     assert not offline_noise(other.problems)
 

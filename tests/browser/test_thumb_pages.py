@@ -58,6 +58,7 @@ def test_every_other_page_in_three_languages(live_server: LiveServer, phone: Any
              "/referee/knaker", "/referee/schloapfer/eyes", "/referee/schwimmen/value"]
     paths += [f"/matches/{ids[g]}/table" for g in ("svangknack", "kul", "schloapfer", "schwimmen", "knaker")]
     paths += [f"/referee/tricks/{g}?match={ids[g]}" for g in ("svangknack", "kul", "schloapfer")]
+    paths += [f"/referee/tricks/{g}/dispute?match={ids[g]}" for g in ("svangknack", "kul", "schloapfer")]
     every_language(page, base, paths)
     page.goto(f"{base}/matches/{ids['kul']}")
     # Kul's save buttons are the players' names: all eight on the first screen.

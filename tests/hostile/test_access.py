@@ -62,6 +62,9 @@ PUBLIC: dict[str, str] = {
     "api.trick_play": "referee question: a pure function of the request",
     "pages.trick_referee": "referee tool; it shows the ?match= it came from only to phones with rights "
                            "(tests/web/test_trick_referee_page.py)",
+    "api.trick_dispute": "referee question: a pure function of the request",
+    "pages.trick_dispute": "referee tool; it shows the ?match= it came from only to phones with rights "
+                           "(tests/web/test_trick_dispute.py)",
     "pages.knaker_referee": "referee tool: a pure function of the form",
     "pages.knaker_referee_verdict": "referee tool: a pure function of the form",
     "pages.schwimmen_value": "referee tool; its ?m= back link names a match id only (probed below)",

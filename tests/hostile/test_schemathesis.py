@@ -186,6 +186,12 @@ class World:
             "POST /api/referee/schloapfer/eyes": st.fixed_dictionaries(
                 {"cards": st.lists(st.sampled_from(CARDS), max_size=8, unique=True),
                  "trump": st.sampled_from("SHDC")}),
+            "POST /api/referee/tricks/dispute": st.fixed_dictionaries(
+                {"game": st.just("svangknack"), "trump": st.sampled_from("SHDC"), "players": st.just(players),
+                 "leader": st.sampled_from(players),
+                 "trick": st.lists(st.sampled_from(CARDS), min_size=1, max_size=len(players), unique=True),
+                 "known": st.lists(st.sampled_from(["suit", "higher", "trump", "higher_trump", "second"]),
+                                   max_size=3)}),
             "POST /api/referee/knaker/play": st.fixed_dictionaries(
                 {"pile": st.lists(st.sampled_from(CARDS), max_size=4, unique=True),
                  "lays": st.lists(st.lists(st.sampled_from(CARDS), min_size=1, max_size=2, unique=True),

@@ -61,6 +61,11 @@ class Setup:
         return data
 
 
+def deck_ranks(game: str) -> tuple[str, ...]:
+    """The ranks of the game's deck, for the card picker (Schloapfer's has no 2 to 5)."""
+    return tuple(r for r in RANKS if any(card.rank == r for card in tricks.DECKS[game]))
+
+
 def _first_leader(match: Match) -> tuple[tuple[str, ...], str]:
     """The match's players still in and who leads: the svängare (Svängknack), else forehand."""
     module = games.game(match.game)
@@ -97,7 +102,7 @@ def _check(game: str, setup: Setup) -> tuple[dict[str, Any] | None, str | None]:
 
 def _page(game: str, setup: Setup, match: Match | None, verdict: dict[str, Any] | None, error: str | None,
           status: int = 200) -> Any:
-    ranks = tuple(r for r in RANKS if any(card.rank == r for card in tricks.DECKS[game]))  # the game's deck
+    ranks = deck_ranks(game)
     editable = match is not None and can_edit(match.night, match.id) and not ledger.state_of(match).finished
     return render_template("pages/trick_referee.html", game=game, title=SPECS[game].title, setup=setup,
                            match=match, verdict=verdict, error=error, suits=SUIT_BUTTONS, ranks=ranks,
