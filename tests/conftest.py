@@ -32,6 +32,30 @@ def postgres() -> Iterator[PostgresServer | None]:
 
 PG_ERROR = ""
 _pg_db_counter = iter(range(1, 10**6))
+#: The database that the ``app`` fixture's PostgreSQL databases are copied from (made once per run).
+SCHEMA_TEMPLATE = "referee_schema"
+
+
+def _schema_template(postgres: PostgresServer) -> str:
+    """A database with the app's tables (``db.metadata.create_all``), made once per server.
+
+    ``CREATE DATABASE ... TEMPLATE`` copies it at the cost of an empty database, so a test's
+    ``make_app`` finds every table there and its ``db.create_all()`` only checks (the same
+    schema, made by the same call, once instead of once per test).
+    """
+    if postgres.templates.get(SCHEMA_TEMPLATE):
+        return SCHEMA_TEMPLATE
+    import sqlalchemy as sa
+
+    from referee.models import db
+
+    engine = sa.create_engine(postgres.create_database(SCHEMA_TEMPLATE))
+    try:
+        db.metadata.create_all(engine)
+    finally:
+        engine.dispose()  # no session may stay on a template while it is copied
+    postgres.templates[SCHEMA_TEMPLATE] = True
+    return SCHEMA_TEMPLATE
 
 
 def make_app(url: str, tmp_path: Path, **extra: Any) -> Any:
@@ -53,7 +77,10 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path, postgres: PostgresSe
     if postgres is None:
         missing(f"PostgreSQL server (Debian package postgresql): {PG_ERROR}")
     assert postgres is not None
-    return postgres.create_database(f"t{next(_pg_db_counter)}")
+    # A test on the ``app`` fixture gets the tables already made (its create_all finds them); a test
+    # that takes only ``backend`` (migrations, imports, backups) gets an empty database as before.
+    template = _schema_template(postgres) if "app" in request.fixturenames else None
+    return postgres.create_database(f"t{next(_pg_db_counter)}", template=template)
 
 
 @pytest.fixture
