@@ -70,6 +70,8 @@ class PostgresServer:
         self.data = self.dir / "data"
         self.port = free_port()
         self.as_user: list[str] = []
+        #: Template databases made on this server (``tests/conftest.py``), by name.
+        self.templates: dict[str, bool] = {}
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres", "postgres")
             self.as_user = ["runuser", "-u", "postgres", "--"]
@@ -106,14 +108,16 @@ class PostgresServer:
                     raise
                 time.sleep(0.3)
 
-    def create_database(self, name: str) -> str:
+    def create_database(self, name: str, template: str | None = None) -> str:
+        """A new database ``name`` (dropped first if it exists), empty or a copy of ``template``."""
         import sqlalchemy as sa
 
         admin = sa.create_engine(f"postgresql+psycopg://referee@127.0.0.1:{self.port}/postgres",
                                  isolation_level="AUTOCOMMIT")
+        copy = f' TEMPLATE "{template}"' if template else ""
         with admin.connect() as conn:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"{copy}')
         admin.dispose()
         return f"postgresql+psycopg://referee@127.0.0.1:{self.port}/{name}"
 

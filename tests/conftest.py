@@ -32,6 +32,30 @@ def postgres() -> Iterator[PostgresServer | None]:
 
 PG_ERROR = ""
 _pg_db_counter = iter(range(1, 10**6))
+#: The database that the ``app`` fixture's PostgreSQL databases are copied from (made once per run).
+SCHEMA_TEMPLATE = "referee_schema"
+
+
+def _schema_template(postgres: PostgresServer) -> str:
+    """A database with the app's tables (``db.metadata.create_all``), made once per server.
+
+    ``CREATE DATABASE ... TEMPLATE`` copies it at the cost of an empty database, so a test's
+    ``make_app`` finds every table there and its ``db.create_all()`` only checks (the same
+    schema, made by the same call, once instead of once per test).
+    """
+    if postgres.templates.get(SCHEMA_TEMPLATE):
+        return SCHEMA_TEMPLATE
+    import sqlalchemy as sa
+
+    from referee.models import db
+
+    engine = sa.create_engine(postgres.create_database(SCHEMA_TEMPLATE))
+    try:
+        db.metadata.create_all(engine)
+    finally:
+        engine.dispose()  # no session may stay on a template while it is copied
+    postgres.templates[SCHEMA_TEMPLATE] = True
+    return SCHEMA_TEMPLATE
 
 
 def make_app(url: str, tmp_path: Path, **extra: Any) -> Any:
@@ -53,7 +77,10 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path, postgres: PostgresSe
     if postgres is None:
         missing(f"PostgreSQL server (Debian package postgresql): {PG_ERROR}")
     assert postgres is not None
-    return postgres.create_database(f"t{next(_pg_db_counter)}")
+    # A test on the ``app`` fixture gets the tables already made (its create_all finds them); a test
+    # that takes only ``backend`` (migrations, imports, backups) gets an empty database as before.
+    template = _schema_template(postgres) if "app" in request.fixturenames else None
+    return postgres.create_database(f"t{next(_pg_db_counter)}", template=template)
 
 
 @pytest.fixture
@@ -76,3 +103,49 @@ def client(app: Any) -> Any:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+# --- the fault figures, and where a test runs under pytest-xdist -----------------------------------
+
+#: The ``user_properties`` name of a fault test's summary line (``tests/faults/conftest.py``).
+FIGURE = "fault figure"
+_figure_lines: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Gather the fault figures from the reports (in the worker-less run or in xdist's controller)."""
+    if report.when == "call":
+        lines = [str(value) for name, value in report.user_properties if name == FIGURE]
+        if lines:
+            _figure_lines.extend(lines)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int,
+                            config: pytest.Config) -> None:
+    if _figure_lines:
+        terminalreporter.section("fault figures")
+        for line in _figure_lines:
+            terminalreporter.write_line(line)
+
+
+#: Test directories whose tests run one after the other on a single xdist worker: each fault test
+#: drives real gunicorn servers, PostgreSQL restarts and client threads with timeouts, so two of them
+#: at once on a 2-core machine would be each other's load.
+SERIAL_DIRS = ("faults",)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook turns the marks into the groups of the node ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``-n N --dist loadgroup``: a test module's tests stay on one worker, the fault tests on one.
+
+    One module on one worker keeps module-scoped fixtures (the stream caps' servers, the Schemathesis
+    world, the hostile forms' apps) made once per module, as without xdist. Only in an xdist worker
+    (``config.workerinput``); a run without ``-n`` is left as it was.
+    """
+    if not hasattr(config, "workerinput"):
+        return
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        parts = path.split("/")
+        group = parts[1] if len(parts) > 2 and parts[1] in SERIAL_DIRS else path
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -2,11 +2,12 @@
 
 The issue asks the fault tests to *print* what they checked (kills, acknowledged
 writes, retries), so that ``make test`` output and the README can quote them.
-pytest captures a passing test's output, so each test adds its lines to the
-session's ``figures`` collector and ``pytest_terminal_summary`` prints them
-after the results. A conftest module is a plugin of the run once it is
-loaded, which happens when the run collects this directory; the hook then
-runs like a root conftest's.
+pytest captures a passing test's output, so each test adds its lines to its
+``figures``, which puts them in the test's report (``user_properties``); the
+root ``tests/conftest.py`` gathers them from the reports and prints them after
+the results ("fault figures"). Through the reports, because under
+``pytest -n 2`` (pytest-xdist, ``make test``) the tests run in worker
+processes and only their reports reach the process that prints the summary.
 """
 
 from __future__ import annotations
@@ -15,15 +16,26 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.conftest import FIGURE
 from tests.faults.server import Launcher
 
-FIGURES = pytest.StashKey[list[str]]()
+
+class FigureLines(list[str]):
+    """A test's lines for the summary; each one appended goes into the test's report too."""
+
+    def __init__(self, node: pytest.Item) -> None:
+        super().__init__()
+        self.node = node
+
+    def append(self, line: str) -> None:
+        super().append(line)
+        self.node.user_properties.append((FIGURE, line))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def figures(request: pytest.FixtureRequest) -> list[str]:
     """Lines for the end-of-run summary ("fault figures")."""
-    return request.config.stash.setdefault(FIGURES, [])
+    return FigureLines(request.node)
 
 
 @pytest.fixture(scope="session")
@@ -35,12 +47,3 @@ def launcher() -> Iterator[Launcher]:
         yield warm
     finally:
         warm.close()
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int,
-                            config: pytest.Config) -> None:
-    lines = config.stash.get(FIGURES, [])
-    if lines:
-        terminalreporter.section("fault figures")
-        for line in lines:
-            terminalreporter.write_line(line)
