@@ -16,6 +16,7 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from referee.engine import N_
@@ -110,8 +111,9 @@ def register(app: Flask) -> None:
         db.session.rollback()
         if storage_refused(exc):
             return storage_error(exc)
-        if isinstance(exc, Unavailable) or exc.__class__.__name__ == "OperationalError":
-            # Expected while the database restarts: one line each, not a traceback burying real errors.
+        if isinstance(exc, Unavailable | PoolTimeout) or exc.__class__.__name__ == "OperationalError":
+            # Expected while the database restarts, or while every pooled connection is taken (a club
+            # evening's 40 writers on one SQLite server, bench/tournament.py): one line each, not a traceback.
             app.logger.warning("database unavailable (503): %s", _first_line(getattr(exc, "orig", exc)))
             message, code = N_("The database is busy or unavailable; try again in a moment."), 503
         else:
