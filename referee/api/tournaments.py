@@ -14,10 +14,9 @@ from typing import Any
 from flask import Response, jsonify
 
 from referee.api import Denied, _date, authorize, body, bp, error, respond
-from referee.engine import tournament as draw
-from referee.ledger import idempotency, inputs, rights, standings, tables, tx
+from referee.ledger import idempotency, rights, tables, tournament_view, tx
 from referee.ledger import tournaments as tourneys
-from referee.models import MAX_ID, Tournament, TournamentTable
+from referee.models import MAX_ID, Tournament
 
 FIELDS = {"name", "currency", "game", "players", "table_size", "series", "stake", "options", "format", "advance",
           "entry_fee", "prizes", "seed", "group", "group_token", "date", "place"}
@@ -41,37 +40,9 @@ def _tournament(tournament_id: int, write: bool) -> tuple[Tournament, rights.Acc
     return tourn, authorize(tourn.night, write)
 
 
-def _table_json(table: TournamentTable, *, token: bool) -> dict[str, Any]:
-    out = {"table": table.number, "match": table.match_id, "players": list(table.match.seats),
-           "finished": table.match.status == "closed"}
-    return out | ({"table_token": table.token} if token else {})
-
-
 def tournament_json(tourn: Tournament, access: rights.Access) -> dict[str, Any]:
-    """The GET body; tokens (the organiser's tables') and the seed only for the edit right."""
-    money = inputs.night_money(tourn.night)
-    edit = access.may_edit()  # the organiser's: the night-wide edit right
-    rows = standings.standings(tourn)
-    knockout = tourn.format == draw.Format.KNOCKOUT
-    out: dict[str, Any] = {
-        "id": tourn.id, "night": tourn.night_id, "name": tourn.name, "game": tourn.game, "format": tourn.format,
-        "series": tourn.current_series, "of": tourn.series_count, "finished": tourn.finished,
-        "currency": tourn.night.currency, "table_size": tourn.table_size, "stake": money.format(tourn.stake),
-        "entry_fee": money.format(tourn.entry_fee),
-        "pool": money.format(tourn.entry_fee * len(rows)),
-        "prize_split": list(tourn.prizes),
-        "tables": [_table_json(t, token=edit) for t in tourneys.current_tables(tourn)],
-        "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
-                       "matches": r.matches} | ({"out_in_series": r.out_in_series} if knockout else {})
-                      for r in rows],
-        "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount)}
-                   for p in standings.prizes_paid(tourn, rows)],
-    }
-    if knockout:
-        out["advance"] = tourn.advance
-    if edit:
-        out["seed"] = tourn.seed
-    return out
+    """The GET body (:func:`referee.ledger.tournament_view.view`); the organiser's is the night-wide edit right."""
+    return tournament_view.view(tourn, organiser=access.may_edit())
 
 
 def _created(tourn: Tournament) -> tuple[int, dict[str, Any]]:
@@ -79,7 +50,7 @@ def _created(tourn: Tournament) -> tuple[int, dict[str, Any]]:
     return 201, {"id": tourn.id, "night": night.id, "edit_token": night.edit_token, "view_token": night.view_token,
                  "group_token": night.group.token, "seed": tourn.seed, "series": tourn.current_series,
                  "of": tourn.series_count,
-                 "tables": [_table_json(t, token=True) for t in tourneys.current_tables(tourn)]}
+                 "tables": [tournament_view.table_json(t, token=True) for t in tourneys.current_tables(tourn)]}
 
 
 @bp.post("/tournaments")
@@ -104,7 +75,7 @@ def _next_answer(tourn: Tournament) -> tuple[int, dict[str, Any]]:
     if tourn.finished:
         return 200, tournament_json(tourn, rights.Access(rights.Right.EDIT))
     return 201, {"id": tourn.id, "series": tourn.current_series, "of": tourn.series_count, "finished": False,
-                 "tables": [_table_json(t, token=True) for t in tourneys.current_tables(tourn)]}
+                 "tables": [tournament_view.table_json(t, token=True) for t in tourneys.current_tables(tourn)]}
 
 
 @bp.post("/tournaments/<int:tournament_id>/next")

@@ -18,9 +18,8 @@ from markupsafe import Markup
 
 from referee import ledger
 from referee.engine import BadInput, RuleViolation
-from referee.engine import tournament as draw
-from referee.engine.vocab import MatchStatus
-from referee.ledger import standings, tournaments
+from referee.ledger import tournament_view, tournaments
+from referee.ledger.tournament_view import table_tokens
 from referee.messages import explain
 from referee.models import Night, Tournament
 from referee.pages import _field_error, grant, qr_svg, require
@@ -41,32 +40,8 @@ def tournament(tournament_id: int, edit: bool) -> Tournament:
 
 
 def tourn_view(found: Tournament) -> dict[str, Any]:
-    """The tournament as ``GET /api/tournaments/<id>`` shows it to a viewer, from the ledger's own pieces.
-
-    Each standings row and prize also carries ``minor`` (the amount in
-    minor units): the pages format money with the night's currency in the
-    reader's locale (``|money``), as every other page does.
-    """
-    money = ledger.night_money(found.night)
-    rows = standings.standings(found)
-    won = standings.prizes_paid(found, rows)  # what the end wrote into the night, not computed again
-    knockout = found.format == draw.Format.KNOCKOUT
-    return {
-        "id": found.id, "night": found.night_id, "name": found.name, "game": found.game, "format": found.format,
-        "series": found.current_series, "of": found.series_count, "finished": found.finished,
-        "tables": [{"table": t.number, "match": t.match_id, "players": list(t.match.seats),
-                    "finished": t.match.status == MatchStatus.CLOSED} for t in tournaments.current_tables(found)],
-        "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result), "minor": r.result,
-                       "matches": r.matches} | ({"out_in_series": r.out_in_series} if knockout else {})
-                      for r in rows],
-        "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount), "minor": p.amount}
-                   for p in won],
-    }
-
-
-def table_tokens(found: Tournament) -> dict[int, str]:
-    """The current series' table tokens by table number (the organiser's page and the table cards only)."""
-    return {t.number: t.token for t in tournaments.current_tables(found) if not t.revoked}
+    """The tournament as ``GET /api/tournaments/<id>`` shows it to a viewer (amounts also in ``minor`` units)."""
+    return tournament_view.view(found, organiser=False)
 
 
 def base_url() -> str:
@@ -116,6 +91,7 @@ def page(tournament_id: int, status: int = 200, playing: list[int] | None = None
 @bp.get("/tournaments/<int:tournament_id>/next")
 def next_page(tournament_id: int) -> Any:
     """The refused "next" page fetched again (the live stream's refresh, a reload): the organiser's page."""
+    tournament(tournament_id, edit=True)  # the organiser's door, as the page it leads to
     return redirect(url_for("tournaments.page", tournament_id=tournament_id))
 
 

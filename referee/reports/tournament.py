@@ -18,8 +18,9 @@ from flask_babel import gettext as _
 
 from referee import ledger
 from referee.ledger import payments, rights, tournaments
+from referee.ledger.tournament_view import table_tokens
 from referee.models import Tournament
-from referee.pages.tournaments import table_link, table_tokens, tourn_view
+from referee.pages.tournaments import table_link, tourn_view
 from referee.reports import allowed, pdf_response, render_pdf
 from referee.reports.codes import qr_img
 

@@ -70,6 +70,9 @@ PUBLIC: dict[str, str] = {
     "pages.schwimmen_value": "referee tool; its ?m= back link names a match id only (probed below)",
     "pages.schloapfer_eyes": "referee tool; it shows the ?match= it came from only to phones with rights (probed)",
     "pages.service_worker": "the service worker's script and the shell's static URLs: no night data",
+    "tournaments.new": "anybody may start a tournament; its night gets fresh tokens",
+    "api.create_tournament": "anybody may start a tournament; its night gets fresh tokens",
+    "pages.table_link": "the table token in the URL is the credential (tests/tournament/test_pages_rights.py)",
 }
 
 #: Routes of a benchmark app only (``REFEREE_BENCH=1``), never of a normal one.
@@ -78,12 +81,20 @@ BENCH_ONLY: dict[str, str] = {
 }
 
 #: Page GETs that belong to the edit right (forms that change the night).
-EDIT_PAGES = {"pages.new_match", "pages.payment_details", "pages.void_round"}
+EDIT_PAGES = {"pages.new_match", "pages.payment_details", "pages.void_round", "tournaments.page",
+              "tournament_sheets.table_cards"}
+
+#: GETs that answer a redirect to the page they stand for (no night data of their own), behind its door.
+REDIRECTS = {"tournaments.next_page": "edit"}
+
+#: POSTs of the view right that write nothing to the night (a player's own view remembers a name in the
+#: phone's session).
+VIEW_POSTS = {"hall.me"}
 
 #: The kinds of credentials a request may carry (see the module docstring).
 CREDENTIALS = ["none", "view", "other_edit", "other_view", "edit"]
 
-SCOPED_ARGS = {"night_id", "match_id"}
+SCOPED_ARGS = {"night_id", "match_id", "tournament_id"}
 
 
 @dataclass
@@ -98,6 +109,7 @@ class NightInfo:
     kul: int
     schloapfer: int
     payment: int
+    tournament: int
 
     def markers(self) -> list[str]:
         """Strings that only this night's data contains."""
@@ -105,14 +117,25 @@ class NightInfo:
 
     def args(self) -> dict[str, Any]:
         return {"night_id": self.night_id, "match_id": self.kul, "seq": 1, "payment_id": self.payment,
-                "name": self.players[0]}
+                "name": self.players[0], "tournament_id": self.tournament, "number": 1}
 
 
 def build(client: Any, name: str, players: list[str]) -> NightInfo:
+    """A tournament's night (one table of Kul: its match) with a Schloapfer match, rounds and a payment.
+
+    A tournament's night is a night like any other; built so, every route of
+    a night, a match and a tournament is walked with the same credentials.
+    """
     api = Api(client)
-    api.new_night(players, name=name)
+    status, made = api.call("POST", "/api/tournaments", {
+        "name": name, "currency": "SEK", "game": "kul", "players": players[:3], "table_size": 3,
+        "stake": "2.00"}, token=None)
+    assert status == 201, made
+    api.night, api.token = made | {"id": made["night"]}, made["edit_token"]
+    for later in players[3:]:  # a player who joins the night after the draw
+        assert api.call("POST", f"/api/nights/{made['night']}/players", {"name": later})[0] == 201
     nid = api.night["id"]
-    kul = api.new_match("kul", players[:3], stake="2.00")["id"]
+    kul = made["tables"][0]["match"]
     for who in (players[2], players[1]):
         assert api.round(kul, {"last_trick": who})[0] == 201
     sl = api.new_match("schloapfer", players[:3], stake="1.00")["id"]
@@ -123,7 +146,7 @@ def build(client: Any, name: str, players: list[str]) -> NightInfo:
                             {k: plan[0][k] for k in ("from", "to", "from_pot", "to_pot")} | {"amount": "1.00"})
     assert status == 201, paid
     return NightInfo(nid, api.night["edit_token"], api.night["view_token"], players, name, kul, sl,
-                     paid["payment"]["id"])
+                     paid["payment"]["id"], made["id"])
 
 
 def snapshot(app: Flask) -> dict[str, list[str]]:
@@ -215,8 +238,12 @@ def scoped(rule: Any) -> bool:
 
 
 def kind_of(endpoint: str, method: str) -> str:
+    if endpoint in VIEW_POSTS and method == "POST":
+        return "view-post"
     if method != "GET":
         return "write"
+    if endpoint in REDIRECTS:
+        return "redirect-" + REDIRECTS[endpoint]
     return "edit" if endpoint in EDIT_PAGES else "read"
 
 
@@ -267,14 +294,17 @@ def test_access_matrix(world: tuple[Flask, NightInfo, NightInfo]) -> None:
         where = f"{method} {url} ({endpoint}, {kind})"
         for cred in CREDENTIALS:
             caller = callers[cred]
-            allowed = cred == "edit" or (cred == "view" and kind == "read")
-            before = snapshot(app) if kind == "write" and not allowed else None
+            allowed = cred == "edit" or (cred == "view" and kind in ("read", "view-post", "redirect-view"))
+            before = snapshot(app) if kind in ("write", "view-post") and not allowed else None
             resp = caller.request(method, url)
             checked += 1
             status = resp.status_code
             if allowed:
                 if status in (401, 403, 404, 429) or status >= 500:
                     problems.append(f"{where} with {cred}: {status}, expected to get through")
+                elif kind.startswith(("redirect", "view-post")):
+                    if status != 302:
+                        problems.append(f"{where} with {cred}: {status}, expected its redirect")
                 elif kind != "write" and not (status == 200 and shown(resp, a)):
                     problems.append(f"{where} with {cred}: {status}, night A's data not shown")
                 if cred == "edit":

@@ -1,0 +1,56 @@
+"""A tournament as its readers see it: one body for the API's ``GET /api/tournaments/<id>``, the pages and sheets.
+
+Why one: the organiser's page, the hall, a player's own view and the sheets
+show what the API shows; a second copy of the standings' or prizes' shape
+would drift. Money goes out both ways: the API's decimal strings and, for
+the pages (which format money in the reader's locale), ``minor`` units.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import tournament as draw
+from referee.engine.vocab import MatchStatus
+from referee.ledger import inputs, standings
+from referee.ledger.tournaments import current_tables
+from referee.models import Tournament, TournamentTable
+
+
+def table_json(table: TournamentTable, *, token: bool) -> dict[str, Any]:
+    """One table of the series: its match, players in seat order, finished; its token only for the organiser."""
+    out = {"table": table.number, "match": table.match_id, "players": list(table.match.seats),
+           "finished": table.match.status == MatchStatus.CLOSED}
+    return out | ({"table_token": table.token} if token else {})
+
+
+def view(tourn: Tournament, *, organiser: bool) -> dict[str, Any]:
+    """The GET body; the tables' tokens and the seed only for the organiser (the night-wide edit right)."""
+    money = inputs.night_money(tourn.night)
+    rows = standings.standings(tourn)
+    knockout = tourn.format == draw.Format.KNOCKOUT
+    out: dict[str, Any] = {
+        "id": tourn.id, "night": tourn.night_id, "name": tourn.name, "game": tourn.game, "format": tourn.format,
+        "series": tourn.current_series, "of": tourn.series_count, "finished": tourn.finished,
+        "currency": tourn.night.currency, "table_size": tourn.table_size, "stake": money.format(tourn.stake),
+        "entry_fee": money.format(tourn.entry_fee),
+        "pool": money.format(tourn.entry_fee * len(rows)),
+        "prize_split": list(tourn.prizes),
+        "tables": [table_json(t, token=organiser) for t in current_tables(tourn)],
+        "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result), "minor": r.result,
+                       "matches": r.matches} | ({"out_in_series": r.out_in_series} if knockout else {})
+                      for r in rows],
+        # what the end wrote into the night (the prize rows), not computed again
+        "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount), "minor": p.amount}
+                   for p in standings.prizes_paid(tourn, rows)],
+    }
+    if knockout:
+        out["advance"] = tourn.advance
+    if organiser:
+        out["seed"] = tourn.seed
+    return out
+
+
+def table_tokens(tourn: Tournament) -> dict[int, str]:
+    """The current series' table tokens by table number (the organiser's page and the table cards only)."""
+    return {t.number: t.token for t in current_tables(tourn) if not t.revoked}
