@@ -362,6 +362,28 @@ class Http:
         return Reply(resp.status, {k.lower(): v for k, v in resp.headers.items()}, payload)
 
 
+def at_once(port: int, path: str, body: Any, headers: dict[str, str], clients: int) -> list[Reply]:
+    """``clients`` phones sending the same POST at the same moment (a barrier), each on its own connection."""
+    barrier = threading.Barrier(clients)
+    replies: list[Reply] = []
+    lock = threading.Lock()
+
+    def client() -> None:
+        http_ = Http(port)
+        barrier.wait()
+        reply = http_.request("POST", path, body, headers)
+        with lock:
+            replies.append(reply)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert len(replies) == clients, "a client got no answer"
+    return replies
+
+
 #: Answers after which a write is sent again with the same key: no answer, database away, lost race.
 RETRY = frozenset({0, 503, 409})
 

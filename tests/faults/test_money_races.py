@@ -16,14 +16,13 @@ backends (checked with ``git stash``).
 
 from __future__ import annotations
 
-import threading
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.faults.server import Http, Launcher, Reply, Server, database_url, serving
+from tests.faults.server import Http, Launcher, Server, at_once, database_url, serving
 
 WORKERS = 4
 CLIENTS = 6
@@ -43,28 +42,6 @@ def _night_with_debt(http: Http, tag: str) -> dict[str, Any]:
     assert reply.status == 201, reply.body[:300]
     night: dict[str, Any] = reply.json()
     return night
-
-
-def _at_once(port: int, path: str, body: dict[str, Any], headers: dict[str, str]) -> list[Reply]:
-    """``CLIENTS`` threads, released together by a barrier, each sending one POST."""
-    barrier = threading.Barrier(CLIENTS)
-    replies: list[Reply] = []
-    lock = threading.Lock()
-
-    def client() -> None:
-        http = Http(port)
-        barrier.wait()
-        reply = http.request("POST", path, body, headers)
-        with lock:
-            replies.append(reply)
-
-    threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert len(replies) == CLIENTS, "a client got no answer"
-    return replies
 
 
 def _settlement(http: Http, night: dict[str, Any]) -> dict[str, Any]:
@@ -93,8 +70,8 @@ def test_concurrent_carries_carry_once(server: Server) -> None:
                                                      "group_token": source["group_token"]})
         assert later.status == 201, later.body[:300]
         target = later.json()
-        replies = _at_once(server.port, f"/api/nights/{source['id']}/carry", {"to_night": target["id"]},
-                           {"Authorization": f"Bearer {source['edit_token']}"})
+        replies = at_once(server.port, f"/api/nights/{source['id']}/carry", {"to_night": target["id"]},
+                           {"Authorization": f"Bearer {source['edit_token']}"}, CLIENTS)
         statuses = sorted(r.status for r in replies)
         src, dst = _settlement(http, source), _settlement(http, target)
         outcomes.append((statuses, src["balances"], src["carried_out"], dst["opening"]))
@@ -109,9 +86,9 @@ def test_concurrent_payments_never_pay_more_than_is_open(server: Server) -> None
     outcomes = []
     for run in range(RUNS):
         night = _night_with_debt(http, f"pay {run}")
-        replies = _at_once(server.port, f"/api/nights/{night['id']}/payments",
+        replies = at_once(server.port, f"/api/nights/{night['id']}/payments",
                            {"from": "Bo", "to": "Anna", "amount": "6.00"},
-                           {"Authorization": f"Bearer {night['edit_token']}"})
+                           {"Authorization": f"Bearer {night['edit_token']}"}, CLIENTS)
         statuses = sorted(r.status for r in replies)
         outcomes.append((statuses, _settlement(http, night)["paid"]))
     once = ([201] + [400] * (CLIENTS - 1), {"Anna": "-6.00", "Bo": "6.00"})
@@ -123,9 +100,9 @@ def test_concurrent_payments_with_one_key_pay_once(server: Server) -> None:
     """A double tap sent twice at once: every answer is the one payment (the key is looked up under the lock)."""
     http = Http(server.port)
     night = _night_with_debt(http, "one key")
-    replies = _at_once(server.port, f"/api/nights/{night['id']}/payments",
+    replies = at_once(server.port, f"/api/nights/{night['id']}/payments",
                        {"from": "Bo", "to": "Anna", "amount": "6.00"},
-                       {"Authorization": f"Bearer {night['edit_token']}", "Idempotency-Key": "tap"})
+                       {"Authorization": f"Bearer {night['edit_token']}", "Idempotency-Key": "tap"}, CLIENTS)
     assert sorted(r.status for r in replies) == [201] * CLIENTS, [(r.status, r.body[:200]) for r in replies]
     assert len({r.json()["payment"]["id"] for r in replies}) == 1
     assert _settlement(http, night)["paid"] == {"Anna": "-6.00", "Bo": "6.00"}

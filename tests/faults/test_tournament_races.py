@@ -8,30 +8,17 @@ end write the fees and prizes once; the others get a 409.
 
 from __future__ import annotations
 
-import threading
 import uuid
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.faults.server import Http, Launcher, Reply, Server, database_url
+from tests.faults.server import Http, Launcher, Server, at_once, database_url
 
 WORKERS = 4
 CLIENTS = 6
-
-
-@pytest.fixture(scope="module")
-def launcher() -> Iterator[Launcher]:
-    """A warm launcher (as the fault tests use): gunicorn starts without importing the app anew."""
-    warm = Launcher()
-    warm.start()
-    try:
-        yield warm
-    finally:
-        warm.close()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -45,27 +32,6 @@ def server(request: pytest.FixtureRequest, tmp_path: Path, postgres: Any, launch
     finally:
         srv.stop()
     assert not srv.failures(), "\n".join(srv.failures()) + "\n" + srv.tail()
-
-
-def _at_once(port: int, path: str, headers: dict[str, str]) -> list[Reply]:
-    barrier = threading.Barrier(CLIENTS)
-    replies: list[Reply] = []
-    lock = threading.Lock()
-
-    def client() -> None:
-        http = Http(port)
-        barrier.wait()
-        reply = http.request("POST", path, {}, headers)
-        with lock:
-            replies.append(reply)
-
-    threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert len(replies) == CLIENTS, "a client got no answer"
-    return replies
 
 
 def _close_all(http: Http, tables: list[dict[str, Any]]) -> None:
@@ -85,7 +51,7 @@ def test_concurrent_next_draws_one_series_and_pays_prizes_once(server: Server) -
     made = reply.json()
     edit = {"Authorization": f"Bearer {made['edit_token']}"}
     _close_all(http, made["tables"])
-    replies = _at_once(server.port, f"/api/tournaments/{made['id']}/next", edit)
+    replies = at_once(server.port, f"/api/tournaments/{made['id']}/next", {}, edit, CLIENTS)
     assert sorted(r.status for r in replies) == [201] + [409] * (CLIENTS - 1), [(r.status, r.body[:200])
                                                                                  for r in replies]
     view = http.request("GET", f"/api/tournaments/{made['id']}", headers=edit).json()
@@ -93,7 +59,7 @@ def test_concurrent_next_draws_one_series_and_pays_prizes_once(server: Server) -
     night = http.request("GET", f"/api/nights/{made['night']}", headers=edit).json()
     assert len(night["matches"]) == 4  # two tables a series, drawn once
     _close_all(http, view["tables"])
-    replies = _at_once(server.port, f"/api/tournaments/{made['id']}/next", edit)
+    replies = at_once(server.port, f"/api/tournaments/{made['id']}/next", {}, edit, CLIENTS)
     assert sorted(r.status for r in replies) == [200] + [409] * (CLIENTS - 1), [(r.status, r.body[:200])
                                                                                  for r in replies]
     settlement = http.request("GET", f"/api/nights/{made['night']}/settlement", headers=edit).json()
