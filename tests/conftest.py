@@ -95,6 +95,18 @@ def app(backend: str, tmp_path: Path) -> Iterator[Any]:
 
 
 @pytest.fixture
+def live_app(backend: str, tmp_path: Path) -> Iterator[Any]:
+    """An app whose live streams last long enough to read (tests/live, tests/tournament)."""
+    application = make_app(backend, tmp_path, LIVE_LIFETIME=20, LIVE_PING=0.5)
+    yield application
+    from referee.models import db
+
+    with application.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
 def client(app: Any) -> Any:
     return app.test_client()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +15,6 @@ from tests.web.helpers import Api
 ROUND = {"tricks": {"Anna": 1, "Bo": 1, "Cia": 1}}
 
 
-@pytest.fixture
-def live_app(backend: str, tmp_path: Path) -> Iterator[Any]:
-    application = make_app(backend, tmp_path, LIVE_LIFETIME=20, LIVE_PING=0.5)
-    yield application
-    from referee.models import db
-
-    with application.app_context():
-        db.session.remove()
-        db.engine.dispose()
 
 
 def _night(client: Any) -> tuple[Api, dict[str, Any]]:

@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.conftest import make_app
 from tests.live.sse import Reader
 from tests.tournament.helpers import NINE, bearer, create, play_schwimmen, view
-
-
-@pytest.fixture
-def live_app(backend: str, tmp_path: Path) -> Iterator[Any]:
-    application = make_app(backend, tmp_path, LIVE_LIFETIME=20, LIVE_PING=0.5)
-    yield application
-    from referee.models import db
-
-    with application.app_context():
-        db.session.remove()
-        db.engine.dispose()
 
 
 def test_the_live_stream_carries_table_rounds_to_a_table_token(live_app: Any) -> None:
