@@ -251,8 +251,7 @@ def cold_page(app: Any, client: Any, long_id: int, short_id: int, rounds: int) -
 
     def cold() -> None:
         fold.clear()
-        with chart_globals._LOCK:
-            chart_globals._DRAWN.clear()
+        chart_globals._DRAWN.clear()
         get(long_id)
 
     get(short_id)

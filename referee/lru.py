@@ -31,8 +31,11 @@ class LRU(Generic[K, V]):
                 self._items.move_to_end(key)
             return value
 
-    def put(self, key: K, value: V) -> None:
+    def put(self, key: K, value: V, *, size: int | None = None) -> None:
+        """Keep ``value``; ``size`` bounds the cache from now on where it is a setting read per request."""
         with self._lock:
+            if size is not None:
+                self.size = size
             self._items[key] = value
             self._items.move_to_end(key)
             while len(self._items) > self.size:

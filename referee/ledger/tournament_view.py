@@ -2,8 +2,8 @@
 
 Why one: the organiser's page, the hall, a player's own view and the sheets
 show what the API shows; a second copy of the standings' or prizes' shape
-would drift. Money goes out both ways: the API's decimal strings and, for
-the pages (which format money in the reader's locale), ``minor`` units.
+would drift. Money goes out as the API's decimal strings and, for the pages (which
+format money in the reader's locale), also in ``minor`` units.
 """
 
 from __future__ import annotations
@@ -24,8 +24,11 @@ def table_json(table: TournamentTable, *, token: bool) -> dict[str, Any]:
     return out | ({"table_token": table.token} if token else {})
 
 
-def view(tourn: Tournament, *, organiser: bool) -> dict[str, Any]:
-    """The GET body; the tables' tokens and the seed only for the organiser (the night-wide edit right)."""
+def view(tourn: Tournament, *, organiser: bool, minor: bool = False) -> dict[str, Any]:
+    """The GET body; the tables' tokens and the seed only for the organiser (the night-wide edit right).
+
+    ``minor``: each standing and prize also carries its amount in minor units (``minor``), for the pages.
+    """
     money = inputs.night_money(tourn.night)
     rows = standings.standings(tourn)
     knockout = tourn.format == draw.Format.KNOCKOUT
@@ -37,12 +40,13 @@ def view(tourn: Tournament, *, organiser: bool) -> dict[str, Any]:
         "pool": money.format(tourn.entry_fee * len(rows)),
         "prize_split": list(tourn.prizes),
         "tables": [table_json(t, token=organiser) for t in current_tables(tourn)],
-        "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result), "minor": r.result,
-                       "matches": r.matches} | ({"out_in_series": r.out_in_series} if knockout else {})
-                      for r in rows],
+        "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
+                       "matches": r.matches}
+                      | ({"minor": r.result} if minor else {})
+                      | ({"out_in_series": r.out_in_series} if knockout else {}) for r in rows],
         # what the end wrote into the night (the prize rows), not computed again
-        "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount), "minor": p.amount}
-                   for p in standings.prizes_paid(tourn, rows)],
+        "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount)}
+                   | ({"minor": p.amount} if minor else {}) for p in standings.prizes_paid(tourn, rows)],
     }
     if knockout:
         out["advance"] = tourn.advance

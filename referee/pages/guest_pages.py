@@ -26,8 +26,6 @@ recently used goes first.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -35,11 +33,11 @@ from flask import current_app, request
 from flask_babel import get_locale
 
 from referee.ledger import fold, rights
+from referee.lru import LRU
 from referee.models import Match
 from referee.pages.queue_keys import done_key
 
-_KEPT: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-_LOCK = threading.Lock()
+_KEPT: LRU[tuple[Any, ...], str] = LRU(64)
 
 
 def _key(match: Match) -> tuple[Any, ...] | None:
@@ -56,21 +54,15 @@ def page(match: Match, render: Callable[[], tuple[str, int]]) -> tuple[str, int]
     key = _key(match)
     if key is None:
         return render()
-    with _LOCK:
-        kept = _KEPT.get(key)
-        if kept is not None:
-            _KEPT.move_to_end(key)
-            return kept, 200
+    kept = _KEPT.get(key)
+    if kept is not None:
+        return kept, 200
     body, status = render()
     if status == 200 and 'method="post"' not in body:  # (never a page with a form: its tokens are the session's)
-        with _LOCK:
-            _KEPT[key] = body
-            while len(_KEPT) > current_app.config["GUEST_PAGES"]:
-                _KEPT.popitem(last=False)
+        _KEPT.put(key, body, size=current_app.config["GUEST_PAGES"])
     return body, status
 
 
 def clear() -> None:
     """Forget every kept page (tests, benchmarks)."""
-    with _LOCK:
-        _KEPT.clear()
+    _KEPT.clear()

@@ -26,7 +26,8 @@ from referee import ledger
 from referee.ledger import payments
 from referee.pages import qr_svg
 from referee.pages.forms import RoundForm
-from referee.pages.tournaments import players_link, tourn_view, tournament
+from referee.pages.tournaments import tourn_view, tournament
+from referee.reports.tournament import players_link
 
 bp = Blueprint("hall", __name__)
 

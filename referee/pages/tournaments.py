@@ -21,10 +21,11 @@ from referee.engine import BadInput, RuleViolation
 from referee.ledger import tournament_view, tournaments
 from referee.ledger.tournament_view import table_tokens
 from referee.messages import explain
-from referee.models import Night, Tournament
+from referee.models import Tournament
 from referee.pages import _field_error, grant, qr_svg, require
 from referee.pages.forms import RoundForm
 from referee.pages.tournament_forms import TournamentForm
+from referee.reports.tournament import players_link, table_link
 
 bp = Blueprint("tournaments", __name__)
 
@@ -41,22 +42,7 @@ def tournament(tournament_id: int, edit: bool) -> Tournament:
 
 def tourn_view(found: Tournament) -> dict[str, Any]:
     """The tournament as ``GET /api/tournaments/<id>`` shows it to a viewer (amounts also in ``minor`` units)."""
-    return tournament_view.view(found, organiser=False)
-
-
-def base_url() -> str:
-    return request.host_url.rstrip("/")
-
-
-def players_link(night: Night, tournament_id: int) -> str:
-    """The players' own view, through the night's view link (scanning it gives the view right)."""
-    return base_url() + url_for("pages.view_link", token=night.view_token,
-                                next=url_for("hall.me", tournament_id=tournament_id))
-
-
-def table_link(token: str) -> str:
-    """A table's leader link (``/t/<table_token>``: enters, voids, closes that table's rounds only)."""
-    return f"{base_url()}/t/{token}"  # the link tourn-core serves (the path is the contract, not its endpoint)
+    return tournament_view.view(found, organiser=False, minor=True)
 
 
 @bp.route("/tournaments/new", methods=["GET", "POST"])

@@ -16,8 +16,6 @@ they are the same on every page and sheet of the group.
 from __future__ import annotations
 
 import dataclasses
-import threading
-from collections import OrderedDict
 from datetime import date as Date
 from decimal import Decimal
 from typing import Any
@@ -26,6 +24,7 @@ from flask_babel import format_date, format_decimal
 
 from referee import charts, ledger
 from referee.ledger import fold
+from referee.lru import LRU
 from referee.models import Group, Match
 from referee.reports import bp
 
@@ -44,8 +43,7 @@ def styles(group: Group, names: list[str]) -> dict[str, charts.Style]:
 
 
 #: The last charts drawn, by match version and size: a match page is read many times between two rounds.
-_DRAWN: OrderedDict[tuple[Any, ...], charts.LineChart] = OrderedDict()
-_LOCK = threading.Lock()
+_DRAWN: LRU[tuple[Any, ...], charts.LineChart] = LRU(128)
 
 
 @bp.app_template_global()
@@ -64,18 +62,14 @@ def match_chart(match: Match, width: int = 360, height: int = 220) -> charts.Lin
     st = styles(match.night.group, list(hist.players))
     key = (*fold.identity(match), match.created_at, match.snapshot.version, match.snapshot.next_seq, width,
            height, tuple(st.items()))
-    with _LOCK:
-        drawn = _DRAWN.get(key)
+    drawn = _DRAWN.get(key)
     if drawn is None:
         keep = charts.sample(len(hist.seqs))  # only the points drawn are read (a long match: every n-th)
         series = {name: [hist.balances[i][k] for i in keep] for k, name in enumerate(hist.players)}
         drawn = charts.line_chart([hist.seqs[i] for i in keep], series, st, band=[hist.pots[i] for i in keep],
                                   width=width, height=height, x_count=6 if width <= 400 else 10)
         drawn = dataclasses.replace(drawn, sampled=len(keep) < len(hist.seqs))
-        with _LOCK:
-            _DRAWN[key] = drawn
-            while len(_DRAWN) > 128:
-                _DRAWN.popitem(last=False)
+        _DRAWN.put(key, drawn)
     return drawn
 
 

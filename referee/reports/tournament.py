@@ -17,10 +17,9 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from flask_babel import gettext as _
 
 from referee import ledger
-from referee.ledger import payments, rights, tournaments
+from referee.ledger import payments, rights, tournament_view, tournaments
 from referee.ledger.tournament_view import table_tokens
-from referee.models import Tournament
-from referee.pages.tournaments import table_link, tourn_view
+from referee.models import Night, Tournament
 from referee.reports import allowed, pdf_response, render_pdf
 from referee.reports.codes import qr_img
 
@@ -34,6 +33,21 @@ def _found(tournament_id: int) -> Tournament:
         abort(404)
 
 
+def base_url() -> str:
+    return request.host_url.rstrip("/")
+
+
+def players_link(night: Night, tournament_id: int) -> str:
+    """The players' own view, through the night's view link (scanning it gives the view right)."""
+    return base_url() + url_for("pages.view_link", token=night.view_token,
+                                next=url_for("hall.me", tournament_id=tournament_id))
+
+
+def table_link(token: str) -> str:
+    """A table's leader link (``/t/<table_token>``: enters, voids, closes that table's rounds only)."""
+    return base_url() + url_for("pages.table_link", token=token)
+
+
 @bp.get("/tournaments/<int:tournament_id>/tables.pdf")
 def table_cards(tournament_id: int) -> Response:
     found = _found(tournament_id)
@@ -45,7 +59,7 @@ def table_cards(tournament_id: int) -> Response:
 
 
 def table_cards_html(found: Tournament) -> str:
-    view = tourn_view(found)
+    view = tournament_view.view(found, organiser=False, minor=True)
     tokens = table_tokens(found)
     cards = []
     for table in view["tables"]:
@@ -66,7 +80,7 @@ def final_sheet(tournament_id: int) -> Response:
 
 def final_html(found: Tournament) -> str:
     night = found.night
-    view = tourn_view(found)
+    view = tournament_view.view(found, organiser=False, minor=True)
     s = payments.settlement(night)
     money_text = current_app.jinja_env.filters["money"]
 
