@@ -77,7 +77,7 @@ def grant(night: Night, edit: bool) -> None:
     session.permanent = True
     kept = g.get("page_right")
     if kept is not None and kept[0] == night.id:  # a right changed in this request (a revoke): the new one
-        g.page_right = (night.id, _right_word(_phone(night), kept[2]))
+        g.page_right = (night.id, _right_word(_phone(night), kept[2]), kept[2])
 
 
 def _phone(night: Night) -> rights.Access:

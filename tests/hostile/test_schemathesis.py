@@ -103,6 +103,15 @@ class World:
         self.payments: list[int] = [p["id"] for p in settlement["payments"]]
         self.export: dict[str, Any] = api.call("GET", f"/api/nights/{self.night_id}/export.json")[1]
         assert self.payments and len(self.matches) == 7 and set(self.matches.values()) == set(games.GAMES)
+        # A tournament of the group (issue 30): its night's tokens join the others', its ids the path choices.
+        status, made = api.call("POST", "/api/tournaments", {
+            "name": "Fuzz cup", "currency": "SEK", "game": "kul", "players": ["Anna", "Bo", "Cia", "Dan", "Eva", "Fia"],
+            "table_size": 3, "stake": "1.00", "group_token": self.group_token}, token=None)
+        assert status == 201, made
+        self.tournament: int = made["id"]
+        self.tournament_night: int = made["night"]
+        self.edit[made["night"]] = made["edit_token"]
+        self.view[made["night"]] = made["view_token"]
 
     def path_choices(self, name: str, match_id: int | None) -> list[Any]:
         if name == "night_id":
@@ -118,6 +127,10 @@ class World:
             return self.players
         if name == "group_token":
             return [self.group_token]
+        if name == "tournament_id":
+            return [self.tournament]
+        if name == "number":
+            return [1, 2]
         raise AssertionError(f"no real values for path parameter {name}")
 
     def svangare(self, match_id: int) -> str:
@@ -288,7 +301,7 @@ def _steer(case: Any, label: str, world: World, draw: Any) -> None:
     if params:
         case.path_parameters = params
     # The night the request is about (match routes: all matches are the main night's).
-    night = params.get("night_id", world.night_id)
+    night = params.get("night_id", world.tournament_night if "tournament_id" in params else world.night_id)
     night = night if isinstance(night, int) and night in world.edit else world.night_id
     other = world.later_id if night != world.later_id else world.night_id
     who = draw(st.sampled_from(["edit"] * 6 + ["view", "none", "other"]))
