@@ -78,6 +78,12 @@ def browser() -> Iterator[Any]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         missing("playwright (Python package, extra [test])")
+    from playwright.sync_api import expect
+
+    # An expectation waits up to 20 s, not Playwright's 5 s: a phone's first round with no network is checked
+    # by the engine in the page (Pyodide booting from the phone's cache, up to its own 15 s limit, then kept
+    # unchecked). On a loaded 2-core CI machine that boot alone took over 5 s (stop 25's one failure).
+    expect.set_options(timeout=20_000)
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
         try:
