@@ -29,12 +29,16 @@ names kept elsewhere:
   (Svängknack's three, SK-2), which the table display shows; 0: not so.
 - ``round_word``: what one entry of its log is called on the pages: a
   ``"round"``, a ``"deal"`` (Schloapfer) or a ``"game"`` (Schwimmen, Knaker).
+- ``ranking``: how a tournament table's players are ranked at the end of its
+  match (:class:`Ranking`).
+- ``brag``: what a group's season counts of the game per player (:class:`Brag`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType, ModuleType
 from typing import Any, Generic, TypeVar
 
@@ -44,6 +48,24 @@ from referee.engine.money import Money
 S = TypeVar("S", bound=MatchState)
 R = TypeVar("R")
 Opt = TypeVar("Opt")
+
+
+class Ranking(StrEnum):
+    """How a table's players are ranked when its match ends (the arithmetic is :mod:`referee.engine.tournament`'s)."""
+
+    BALANCES = "balances"   # by the match result, money won
+    SCORE = "score"         # by the match's standings (Knaker's points)
+    SURVIVAL = "survival"   # the winner, then the others by the game they went out in (Schwimmen)
+
+
+class Brag(StrEnum):
+    """What a group's season counts of a game per player (:mod:`referee.ledger.season`)."""
+
+    POTS_WON = "pots_won"           # the Kul won (KU-4) or a pot awarded to them (SK-14)
+    MATCHES_LOST = "matches_lost"   # the match's loser (Schloapfer)
+    WINS = "wins"                   # the winner or each winner surviving together (Schwimmen)
+    PLACES = "places"               # games played, first places, mean place and dots (Knaker)
+    NONE = "none"                   # only the matches played are counted
 
 
 @dataclass(frozen=True)
@@ -73,6 +95,8 @@ class GameSpec(Generic[S, R, Opt]):
     has_dots: bool = False
     pot_tricks: int = 0
     round_word: str = "round"
+    ranking: Ranking = Ranking.BALANCES
+    brag: Brag = Brag.NONE
 
 
 SVANGKNACK = GameSpec(
@@ -85,25 +109,26 @@ SVANGKNACK = GameSpec(
 KUL = GameSpec(
     name=kul.NAME, title="Kul", module=kul, Options=kul.Options, State=kul.State, Round=kul.Round,
     start=kul.start, parse_round=kul.parse_round, apply=kul.apply, check=kul.check, round_json=kul.round_json,
-    close=kul.close, state_json=kul.state_json, can_carry=True, has_tricks=True)
+    close=kul.close, state_json=kul.state_json, can_carry=True, has_tricks=True, brag=Brag.POTS_WON)
 
 SCHLOAPFER = GameSpec(
     name=schloapfer.NAME, title="Schloapfer", module=schloapfer, Options=schloapfer.Options,
     State=schloapfer.State, Round=schloapfer.Round, start=schloapfer.start, parse_round=schloapfer.parse_round,
     apply=schloapfer.apply, check=schloapfer.check, round_json=schloapfer.round_json, close=schloapfer.close,
-    state_json=schloapfer.state_json, has_tricks=True, has_trumps=True, round_word="deal")
+    state_json=schloapfer.state_json, has_tricks=True, has_trumps=True, round_word="deal",
+    brag=Brag.MATCHES_LOST)
 
 SCHWIMMEN = GameSpec(
     name=schwimmen.NAME, title="Schwimmen / 31", module=schwimmen, Options=schwimmen.Options,
     State=schwimmen.State, Round=schwimmen.Round, start=schwimmen.start, parse_round=schwimmen.parse_round,
     apply=schwimmen.apply, check=schwimmen.check, round_json=schwimmen.round_json, close=schwimmen.close,
-    state_json=schwimmen.state_json, round_word="game")
+    state_json=schwimmen.state_json, round_word="game", ranking=Ranking.SURVIVAL, brag=Brag.WINS)
 
 KNAKER = GameSpec(
     name=knaker.NAME, title="Knaker", module=knaker, Options=knaker.Options, State=knaker.State,
     Round=knaker.Round, start=knaker.start, parse_round=knaker.parse_round, apply=knaker.apply,
     check=knaker.check, round_json=knaker.round_json, close=knaker.close, state_json=knaker.state_json,
-    has_pot=False, has_dots=True, round_word="game")
+    has_pot=False, has_dots=True, round_word="game", ranking=Ranking.SCORE, brag=Brag.PLACES)
 
 _ALL: tuple[GameSpec[Any, Any, Any], ...] = (SVANGKNACK, KUL, SCHLOAPFER, SCHWIMMEN, KNAKER)
 

@@ -48,6 +48,7 @@ from sqlalchemy import delete, insert, select
 from referee import games
 from referee.engine import N_, BadInput, Explained, RuleViolation
 from referee.engine.records import dump, load
+from referee.engine.spec import SPECS
 from referee.engine.vocab import CloseHow, EventKind
 from referee.ledger.inputs import night_money
 from referee.lru import LRU
@@ -209,7 +210,7 @@ def _fold(match: Match, run: _Run, rounds: Iterable[Sequence[Any]], *, upto: int
     with a checkpoint at each multiple of :data:`CHECKPOINT_EVERY` passed if ``checkpoints``."""
     every = CHECKPOINT_EVERY
     due = (run.mark[0] // every + 1) * every
-    knaker = match.game == "knaker"
+    knaker = SPECS[match.game].has_dots  # its games' places and dots are kept (KN-16)
     for seq, kind, payload in rounds:
         while checkpoints and due < seq:
             run.checkpoint(match.id, due)
@@ -340,7 +341,7 @@ def _kept(match: Match, base: History, run: _Run, version: int, next_seq: int) -
     made = History(players=base.players, seqs=base.seqs + tuple(run.seqs),
                    balances=base.balances + tuple(run.balances), pots=base.pots + tuple(run.pots),
                    knaker_games=base.knaker_games + tuple(run.games),
-                   open_dots=tuple(run.state.dots) if match.game == "knaker" else ())
+                   open_dots=tuple(run.state.dots) if SPECS[match.game].has_dots else ())
     return _Kept(created_at=match.created_at, version=version, next_seq=next_seq, history=made, state=run.state)
 
 

@@ -22,6 +22,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from referee import games
 from referee.engine import N_, BadInput, RuleViolation, tricks
 from referee.engine.money import Money
+from referee.engine.spec import SPECS
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
 from referee.ledger import fold, idempotency, live
 from referee.ledger.carries import _check_carry_kept
@@ -164,7 +165,7 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
         if game not in tricks.GAMES:
             raise BadInput("deal", "Only Svängknack, Kul and Schloapfer rounds have a deal of tricks.")
         log = tricks.judge_log(game, deal)
-        if game == "svangknack":  # the deal's leader is the svängare unless the round names one
+        if SPECS[game].has_svangare:  # the deal's leader is the svängare unless the round names one
             payload = {"svangare": log[0]["leader"]} | dict(payload)
     with idempotency.guard(idem):  # a twin sent at once may have entered it (the round moved on)
         for _attempt in range(5):
@@ -205,7 +206,7 @@ def check_deal_round(module: Any, state: Any, money: Money, canonical: Mapping[s
     gets ``svangare``; both sides are compared in the engine's canonical form.
     """
     expected = dict(log[1])
-    if module.NAME == "svangknack":
+    if SPECS[module.NAME].has_svangare:
         expected["svangare"] = log[0]["leader"]
     try:
         want = module.round_json(module.parse_round(state, expected, money), money)

@@ -10,8 +10,9 @@ one of its matches (someone seated only to settle a carried debt did not).
 Nights are in calendar order: their date (or, without one, the day they
 were created), then creation order.
 
-Brags per game, from the matches' states (and, for Knaker, the fold of the
-log kept by :mod:`referee.ledger.fold`):
+Brags per game (its spec's :attr:`~referee.engine.spec.GameSpec.brag` says
+which), from the matches' states (and, for Knaker, the fold of the log kept
+by :mod:`referee.ledger.fold`):
 
 - Kul: pots won (the Kul won, KU-4, or a pot the leader awarded, SK-14);
 - Schloapfer: matches lost (the match's loser);
@@ -22,12 +23,14 @@ log kept by :mod:`referee.ledger.fold`):
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date as Date
 
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from referee.engine.spec import SPECS, Brag
 from referee.engine.vocab import PaymentKind
 from referee.ledger import fold
 from referee.models import Group, Match, Night, NightPlayer, Payment, db
@@ -151,30 +154,52 @@ def db_prizes(night: Night) -> list[Payment]:
 
 
 def _brag(match: Match, state: object, brags: Brags) -> None:
-    players = getattr(state, "players", ())
+    """Count the match in ``brags``: its game's spec says what its season counts (:class:`Brag`)."""
     brags.played[match.game] += 1
-    if match.game == "kul":
-        winner = getattr(state, "winner", None)
-        if winner is None and getattr(state, "closed_how", None) == "award":
-            winner = getattr(state, "closed_to", None)
-        if winner is not None:
-            brags.kul_pots[players[winner]] += 1
-    elif match.game == "schloapfer":
-        loser = getattr(state, "loser", None)
-        if loser is not None:
-            brags.schloapfer_lost[players[loser]] += 1
-    elif match.game == "schwimmen":
-        winners = getattr(state, "winners", None) or ()
-        winner = getattr(state, "winner", None)
-        for seat in set(winners) | ({winner} if winner is not None else set()):
-            brags.schwimmen_wins[players[seat]] += 1
-    elif match.game == "knaker":
-        hist = fold.history(match)
-        for game in hist.knaker_games:
-            for seat, name in enumerate(hist.players):
-                brags.knaker_games[name] += 1
-                brags.knaker_place_sum[name] += game.places[seat]
-                brags.knaker_firsts[name] += 1 if game.places[seat] == 1 else 0
-                brags.knaker_dots[name] += game.dots[seat]
+    _BRAGS[SPECS[match.game].brag](match, state, brags)
+
+
+def _pots_won(match: Match, state: object, brags: Brags) -> None:
+    players = getattr(state, "players", ())
+    winner = getattr(state, "winner", None)
+    if winner is None and getattr(state, "closed_how", None) == "award":
+        winner = getattr(state, "closed_to", None)
+    if winner is not None:
+        brags.kul_pots[players[winner]] += 1
+
+
+def _matches_lost(match: Match, state: object, brags: Brags) -> None:
+    players = getattr(state, "players", ())
+    loser = getattr(state, "loser", None)
+    if loser is not None:
+        brags.schloapfer_lost[players[loser]] += 1
+
+
+def _wins(match: Match, state: object, brags: Brags) -> None:
+    players = getattr(state, "players", ())
+    winners = getattr(state, "winners", None) or ()
+    winner = getattr(state, "winner", None)
+    for seat in set(winners) | ({winner} if winner is not None else set()):
+        brags.schwimmen_wins[players[seat]] += 1
+
+
+def _places(match: Match, state: object, brags: Brags) -> None:
+    hist = fold.history(match)
+    for game in hist.knaker_games:
         for seat, name in enumerate(hist.players):
-            brags.knaker_dots[name] += hist.open_dots[seat] if hist.open_dots else 0
+            brags.knaker_games[name] += 1
+            brags.knaker_place_sum[name] += game.places[seat]
+            brags.knaker_firsts[name] += 1 if game.places[seat] == 1 else 0
+            brags.knaker_dots[name] += game.dots[seat]
+    for seat, name in enumerate(hist.players):
+        brags.knaker_dots[name] += hist.open_dots[seat] if hist.open_dots else 0
+
+
+def _nothing(match: Match, state: object, brags: Brags) -> None:
+    """Svängknack: only the matches played count."""
+
+
+#: What each kind of brag counts; every :class:`Brag` has one (a new kind without one is a ``KeyError`` in tests).
+_BRAGS: dict[Brag, Callable[[Match, object, Brags], None]] = {
+    Brag.POTS_WON: _pots_won, Brag.MATCHES_LOST: _matches_lost, Brag.WINS: _wins, Brag.PLACES: _places,
+    Brag.NONE: _nothing}

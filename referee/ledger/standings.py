@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
 from referee.engine import tournament as draw
+from referee.engine.spec import SPECS, Ranking
 from referee.engine.vocab import EventKind, PaymentKind
 from referee.ledger import fold
 from referee.models import Match, NightPlayer, Payment, Player, Round, Tournament, TournamentTable, db
@@ -30,11 +31,12 @@ def out_in_game(match: Match) -> dict[str, int]:
 def table_ranking(match: Match) -> list[tuple[str, int]]:
     """The table's players best first with their places (1, 2, 2, 4)."""
     state = fold.state_of(match)
-    if match.game == "schwimmen":
+    ranking = SPECS[match.game].ranking
+    if ranking is Ranking.SURVIVAL:
         winner = state.players[state.winner] if state.winner is not None else None
         gone = out_in_game(match)
         return draw.schwimmen_ranking(state.players, winner, {name: gone.get(name) for name in state.players})
-    if match.game == "knaker":
+    if ranking is Ranking.SCORE:
         return draw.score_ranking(state.players, state.standings)
     return draw.score_ranking(state.players, state.balances)
 

@@ -48,7 +48,7 @@ def read_request(game: str, values: Any, seats: tuple[str, ...]) -> dict[str, An
                             "known": [str(k)[:20] for k in values.getlist("known")][:8]}
     if values.get("card"):
         data["card"] = str(values["card"])[:10]
-    if game != "kul":
+    if SPECS[game].has_trumps:  # Kul has none (KU-3)
         data["trump"] = str(values.get("trump", ""))[:10]
     return data
 
