@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import TooManyRequests
 
 from referee.ledger import nights, ratelimit, tables
-from referee.models import Group, Night, TournamentTable
+from referee.models import MAX_ID, Group, Night, TournamentTable
 
 T = TypeVar("T")
 
@@ -129,12 +129,12 @@ def _phone_table(night: Night) -> int | None:
     grants = session.get(TABLE_GRANTS, {})
     if not isinstance(grants, dict):
         return None
-    for match_id, held in reversed(list(grants.items())):
-        if not isinstance(held, str) or not held or not str(match_id).isdigit():
-            continue
-        table = tables.live_table_of_match(int(match_id))
-        if table is not None and table.tournament.night_id == night.id \
-                and hmac.compare_digest(held, fingerprint(table.token)):
+    held = [(int(match_id), value) for match_id, value in grants.items()
+            if isinstance(value, str) and value and str(match_id).isdigit() and int(match_id) <= MAX_ID]
+    live = tables.live_tables_of_night(night.id, [match_id for match_id, _value in held])  # one query
+    for match_id, value in reversed(held):
+        table = live.get(match_id)
+        if table is not None and hmac.compare_digest(value, fingerprint(table.token)):
             return table.match_id
     return None
 

@@ -12,6 +12,7 @@ revoke, every table's at once.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Collection
 
 from sqlalchemy import select, update
 
@@ -33,14 +34,21 @@ def table_by_token(token: str) -> TournamentTable | None:
     return table
 
 
-def live_table_of_match(match_id: int) -> TournamentTable | None:
-    """The table whose token may still write to this match (for a phone's table grant), or None."""
-    table: TournamentTable | None = db.session.scalar(
-        select(TournamentTable).where(TournamentTable.match_id == match_id))
-    if table is None or table.revoked or table.tournament.finished \
-            or table.series != table.tournament.current_series:
-        return None
-    return table
+def live_tables_of_night(night_id: int, match_ids: Collection[int]) -> dict[int, TournamentTable]:
+    """Of these matches, the tables of the night whose tokens may still write to them, by match id.
+
+    One query whatever the number of matches (a phone's table grants, asked
+    on every page): the night, the revoke, the tournament's finish and its
+    current series are all conditions of the one ``SELECT``.
+    """
+    if not match_ids:
+        return {}
+    found = db.session.scalars(
+        select(TournamentTable).join(Tournament, TournamentTable.tournament_id == Tournament.id)
+        .where(TournamentTable.match_id.in_(sorted(set(match_ids))), Tournament.night_id == night_id,
+               TournamentTable.revoked.is_(False), Tournament.finished.is_(False),
+               TournamentTable.series == Tournament.current_series))
+    return {table.match_id: table for table in found}
 
 
 def revoke_table(tournament: Tournament, table: TournamentTable) -> str:

@@ -16,6 +16,8 @@ import segno
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
+from sqlalchemy import event
+from sqlalchemy.orm import Session
 from wtforms.fields.choices import SelectChoice
 
 from referee import games, ledger, payment_codes, round_forms
@@ -75,14 +77,33 @@ def grant(night: Night, edit: bool) -> None:
         if night.id not in ids:
             session["view"] = (ids + [night.id])[-50:]
     session.permanent = True
+    _forget_rights()
     kept = g.get("page_right")
     if kept is not None and kept[0] == night.id:  # a right changed in this request (a revoke): the new one
         g.page_right = (night.id, _right_word(_phone(night), kept[2]), kept[2])
 
 
 def _phone(night: Night) -> rights.Access:
-    """This phone's access to ``night``: the one rights check, with the session's grants only."""
-    return rights.night_access(night, None, phone=True)
+    """This phone's access to ``night``: the one rights check, with the session's grants only.
+
+    Asked once per request and night (a page's templates ask :func:`can_edit`
+    many times; each answer reads the phone's table grants): kept in ``g`` under
+    the night and its edit token (a revoke in this request is a new key), and
+    forgotten when this request changes the phone's grants (:func:`grant`) or
+    commits a write (a table's match closed may end a tournament and its grants).
+    """
+    kept: dict[tuple[int, str], rights.Access] = g.setdefault("phone_rights", {})
+    key = (night.id, night.edit_token)
+    if key not in kept:
+        kept[key] = rights.night_access(night, None, phone=True)
+    return kept[key]
+
+
+@event.listens_for(Session, "after_commit")
+def _forget_rights(*_session: Session) -> None:
+    """A write or a grant may change what this phone may do: the next question asks the ledger again."""
+    if g:  # False outside an app context (a commit of the command line, of a test's setup)
+        g.pop("phone_rights", None)
 
 
 def _right_word(access: rights.Access, match_id: int | None) -> str:
