@@ -171,14 +171,14 @@ class Hub:
         with self.lock:
             self.recent.setdefault(night_id, deque(maxlen=RECENT)).append(change)
             if match_id is None:  # night-wide: every stream of the night shows it
-                for (night, _match), cond in self.conditions.items():
+                for (night, _match), each in self.conditions.items():
                     if night == night_id:
-                        cond.notify_all()
+                        each.notify_all()
                 return
             self._condition((night_id, None)).notify_all()
-            cond = self.conditions.get((night_id, int(match_id)))
-            if cond is not None:
-                cond.notify_all()
+            waiting = self.conditions.get((night_id, int(match_id)))
+            if waiting is not None:
+                waiting.notify_all()
 
     # --- the ear -------------------------------------------------------------
 
