@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from referee.engine import N_
 from referee.ledger import Unavailable
 from referee.ledger.fold import CorruptLog
+from referee.ledger.tables import Final
 from referee.messages import explain
 from referee.models import db
 
@@ -100,6 +101,16 @@ def register(app: Flask) -> None:
         message = explain(exc)
         if wants_json():
             return jsonify({"error": message, "rule": exc.rule, "match_id": exc.match_id, "round": exc.seq}), 409
+        return render_template("error.html", code=409, message=message), 409
+
+    @app.errorhandler(Final)
+    def _final(exc: Final) -> Any:
+        # A change to a finished tournament's table (docs/rules.md): 409, the sentence says why; for every
+        # door (API, the match pages, the void page, the offline queue's resend), nothing was written.
+        db.session.rollback()
+        message = explain(exc)
+        if wants_json():
+            return jsonify({"error": message, "tournament": exc.tournament_id}), 409
         return render_template("error.html", code=409, message=message), 409
 
     @app.errorhandler(CSRFError)

@@ -24,7 +24,7 @@ from referee.engine import N_, BadInput, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.spec import SPECS
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
-from referee.ledger import fold, idempotency, live
+from referee.ledger import fold, idempotency, live, tables
 from referee.ledger.carries import _check_carry_kept
 from referee.ledger.fold import state_of
 from referee.ledger.idempotency import Idem
@@ -175,6 +175,8 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
             if expected_seq is not None and expected_seq != seq:
                 raise _conflict(match)
             _check_room(match)
+            if match.status == MatchStatus.CLOSED:  # the engine refuses it too; a finished tournament says why
+                tables.refuse_if_final(match, lock=False)
             module = games.game(match.game)
             money = night_money(match.night)
             state = state_of(match)
@@ -244,6 +246,7 @@ def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
         rnd = next((r for r in match.rounds if r.seq == seq), None)
         if rnd is None:
             raise NotFound(f"Match {match_id} has no round {seq}.")
+        tables.refuse_if_final(match)  # a finished tournament's standings are paid out
         if rnd.void:
             raise BadInput("round", "Round %(seq)s is already void.", seq=seq)
         version = match.snapshot.version
@@ -277,6 +280,7 @@ def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, 
     payload: dict[str, Any] = {"pot": how} | ({"to": to} if how == CloseHow.AWARD else {})
     with writing(idem=idem):
         match = get_match(match_id)
+        tables.refuse_if_final(match)
         if how == CloseHow.CARRY and match.game not in games.CARRY_GAMES:
             raise BadInput("pot", "Only a Svängknack or Kul pot can be carried to the next night; "
                                   "split it or give it to a player.")

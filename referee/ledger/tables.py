@@ -7,6 +7,11 @@ of a series already drawn past cannot change the results the next draw
 was made from (the organiser's edit token still can). The organiser
 revokes one table's token (a new one replaces it) or, with the night's
 revoke, every table's at once.
+
+Once the tournament is finished its tables' matches are final
+(:func:`refuse_if_final`): the standings they add up to have been paid out
+as the prize rows, so a void, a round or a close there would make the
+standings and the money disagree.
 """
 
 from __future__ import annotations
@@ -16,9 +21,49 @@ from collections.abc import Collection
 
 from sqlalchemy import select, update
 
+from referee.engine import N_, Explained
 from referee.ledger import live
-from referee.ledger.tx import writing
-from referee.models import Tournament, TournamentTable, db, new_token, token_key
+from referee.ledger.tx import lock_nights, writing
+from referee.models import Match, Tournament, TournamentTable, db, new_token, token_key
+
+
+class Final(Explained):
+    """A change to a finished tournament's table (409): its standings were paid out as the prizes.
+
+    ``message`` is a template with ``params`` (the tournament's name), as for
+    the engine's errors, so the phone reads it in its language.
+    """
+
+    def __init__(self, tournament: Tournament) -> None:
+        super().__init__(N_("%(name)s is finished and its prizes are paid out, so this table's rounds are final: "
+                            "nothing can be entered, voided or closed here any more."), {"name": tournament.name})
+        self.tournament_id = tournament.id
+
+
+def table_of_match(match_id: int) -> TournamentTable | None:
+    """The tournament table (of any series) this match is, or None for a night's ordinary match."""
+    table: TournamentTable | None = db.session.scalar(
+        select(TournamentTable).where(TournamentTable.match_id == match_id))
+    return table
+
+
+def refuse_if_final(match: Match, *, lock: bool = True) -> None:
+    """:class:`Final` if the match is a table of a finished tournament.
+
+    With ``lock`` (inside a write) the night is locked first
+    (:func:`referee.ledger.tx.lock_nights`), as the tournament's finish locks
+    it, so a void racing the organiser's last "next" is either in before the
+    prizes are counted or refused after. A round needs no lock: it can only
+    go to an open match, and a finished tournament's tables are all closed.
+    """
+    table = table_of_match(match.id)
+    if table is None:
+        return
+    if lock:
+        lock_nights(match.night_id)
+    db.session.refresh(table.tournament, ["finished"])
+    if table.tournament.finished:
+        raise Final(table.tournament)
 
 
 def table_by_token(token: str) -> TournamentTable | None:

@@ -81,7 +81,8 @@ def configure_engine(engine: Engine) -> None:
 def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
     """A write transaction: committed at the end, rolled back on any error.
 
-    Any read transaction is ended first, so the write starts with the write
+    Any read transaction is ended first (on SQLite before this writer queues,
+    so that no queued writer holds a pooled connection), so the write starts with the write
     lock (SQLite ``BEGIN IMMEDIATE``, after this process's other writers and
     the other processes' ones: :mod:`referee.writer_lock`). ``fresh=False``
     keeps the objects already loaded (the caller checks the snapshot version
@@ -93,8 +94,14 @@ def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
     :class:`referee.ledger.idempotency.Replayed` with its answer instead.
     """
     url = db.engine.url
-    queue = (WRITERS.hold(url.database, uri=url.query.get("uri") == "true") if url.get_backend_name() == "sqlite"
-             else nullcontext())
+    sqlite = url.get_backend_name() == "sqlite"
+    if sqlite and not _immediate.get():
+        # End the read transaction before queueing, not after: its pooled connection goes back while this
+        # writer waits for the lock. Else 40 writers queued on one server held every connection, the
+        # readers' requests (and the live hub's poll) waited for one, and after pool_timeout failed
+        # (bench/tournament.py, docs/speed.md). Nothing is written yet; loaded objects keep their values.
+        db.session.commit()
+    queue = WRITERS.hold(url.database, uri=url.query.get("uri") == "true") if sqlite else nullcontext()
     with queue, _write_transaction(fresh, idem):
         yield
 

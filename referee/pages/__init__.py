@@ -24,7 +24,7 @@ from referee import games, ledger, payment_codes, round_forms
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.engine.spec import SPECS
-from referee.ledger import idempotency, payments, rights
+from referee.ledger import idempotency, payments, rights, tables
 from referee.messages import explain
 from referee.models import Match, Night, db
 from referee.pages import error_rows, guest_pages
@@ -415,7 +415,7 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
         stale=stale_fields(stale) if stale is not None else [], stale_said=(stale or {}).get("said", ""),
         stale_token=secrets.token_urlsafe(16),
         error_rows=error_rows.rows(error, posted, view, match.game, list(match.seats)),
-        close_form=close_form, money=money)
+        close_form=close_form, money=money, where=tables.table_of_match(match.id))
     return body, status
 
 

@@ -57,13 +57,21 @@ def layout(tables: list[dict[str, Any]]) -> dict[str, int]:
     return {"cols": cols, "rows": rows, "size": max(10, min(40, by_height, by_width)), "many": int(many)}
 
 
+def champion(view: dict[str, Any]) -> str | None:
+    """The finished knockout's champion (the one never out, place 1), named on the hall and every player's view."""
+    if not view["finished"] or view["format"] != "knockout":
+        return None
+    return next((s["player"] for s in view["standings"] if s["place"] == 1 and s.get("out_in_series") is None),
+                None)
+
+
 @bp.get("/tournaments/<int:tournament_id>/hall")
 def hall(tournament_id: int) -> Any:
     found = tournament(tournament_id, edit=False)
     view = tourn_view(found)
     link = players_link(found.night, found.id)
     return render_template("pages/tournament_hall.html", t=view, night=found.night, grid=layout(view["tables"]),
-                           standings=view["standings"][:HALL_STANDINGS], players_url=link,
+                           standings=view["standings"][:HALL_STANDINGS], players_url=link, champion=champion(view),
                            players_qr=qr_svg(link, scale=4))
 
 
@@ -101,7 +109,8 @@ def me(tournament_id: int) -> Any:
     standing = next((s for s in view["standings"] if s["player"] == name), None)
     prize = next((p for p in view["prizes"] if p["player"] == name), None)
     return render_template("pages/tournament_me.html", t=view, night=found.night, names=names, name=name,
-                           seat=seat, standing=standing, prize=prize, form=form, **money_of(found.night, name))
+                           seat=seat, standing=standing, prize=prize, form=form, champion=champion(view),
+                           **money_of(found.night, name))
 
 
 def money_of(night: Any, name: str) -> dict[str, Any]:

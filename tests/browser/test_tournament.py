@@ -223,3 +223,130 @@ def test_a_players_own_view_on_the_phone(live_server: LiveServer, browser: Any, 
     assert page.locator("#me h2").inner_text() == me
     every_language(page, base, [f"/tournaments/{made['id']}/me"])  # axe and thumb-sized targets in sv, de, en
     assert not player.problems, player.problems
+
+
+def _alive(base: str, match: int, token: str) -> tuple[bool, list[str], list[str]]:
+    """(finished, seats still in, the match's seats) of a Schwimmen table, as the API states it."""
+    status, body = call(base, "GET", f"/api/matches/{match}", token=token)
+    assert status == 200, body
+    seats = list(body["players"])
+    state = body["state"]
+    return bool(state["finished"]), [p for p in seats if not state["players"][p]["out"]], seats
+
+
+def _play_by_api(base: str, match: int, token: str) -> None:
+    """Another table's leader plays their Schwimmen table to its winner (the last seat in loses each game)."""
+    for _game in range(60):
+        finished, alive, _seats = _alive(base, match, token)
+        if finished:
+            return
+        status, body = call(base, "POST", f"/api/matches/{match}/rounds",
+                            {"ended_by": "knock", "by": alive[0], "losers": [alive[-1]]}, token)
+        assert status == 201, body
+    raise AssertionError("the table did not finish")
+
+
+def _play_by_page(leader: Any, base: str, link: str, table: int, series: int) -> str:
+    """A table leader opens the table link and taps every game on the match page until a winner; returns who."""
+    page = leader.page
+    page.goto(link)
+    page.wait_for_url("**/matches/*")
+    match = int(page.url.rstrip("/").split("/")[-1])
+    token = link.rstrip("/").split("/")[-1]
+    where = page.locator("#table-where")
+    assert " ".join(where.inner_text().split()).startswith(f"Table {table} · series {series} Knockkväll")
+    assert where.locator("a").count() == 0  # no way into the organiser's page from a table link
+    leader.shot(f"series-{series}-start", full=False)
+    for seq in range(1, 60):
+        finished, alive, _seats = _alive(base, match, token)
+        if finished:
+            break
+        page.locator("#round-form label.pick", has=page.locator(f'input[name="by"][value="{alive[0]}"]')).tap()
+        page.locator("#round-form .sw-panel-losers label.toggle", has_text=alive[-1]).tap()
+        page.locator("#save-round").tap()
+        page.locator(".flash.ok", has_text=f"Round {seq} saved").wait_for()
+    winner = page.locator("#winner-name").inner_text()
+    leader.shot(f"series-{series}-winner", full=False)
+    return winner
+
+
+def test_a_knockout_to_its_champion_through_the_pages(live_server: LiveServer, browser: Any,
+                                                       artifacts: Path) -> None:
+    """Nine players, tables of three, Schwimmen knockout: three tables, then the final table, then the champion.
+
+    Through the pages: the organiser's form and "next series"/"finish" taps, one table's leader (own
+    browser context, opened by its table link) tapping every game of table 1 in both series, the hall
+    display and the champion's own view. The other two tables of series 1 are played through the JSON
+    API with their own table tokens (as their leaders' phones would), to keep the test short.
+    """
+    base = live_server.url
+    org = watch(context(browser, PHONE, mobile=True), artifacts, "tournament-knockout-organiser-")
+    page = org.page
+    page.goto(base + "/tournaments/new")
+    page.get_by_label("Name of the tournament").fill("Knockkväll")
+    page.get_by_label("Game").select_option("schwimmen")
+    page.get_by_label("Players, one per line").fill("\n".join(PLAYERS))
+    page.get_by_label("Most players at one table").fill("3")
+    page.get_by_label("Format").select_option("knockout")
+    page.get_by_label("Stake").fill("1.00")
+    page.get_by_label("Entry fee").fill("10.00")
+    page.get_by_label("Prizes in percent, best place first (e.g. 50, 30, 20)").fill("60, 40")
+    page.get_by_role("button", name="Draw the tables").tap()
+    page.get_by_role("heading", name="Knockkväll").wait_for()
+    tid = int(page.url.rstrip("/").split("/")[-1])
+
+    def links() -> dict[int, str]:
+        return {int(t.get_attribute("data-table")): t.locator("input.copy").input_value()
+                for t in page.locator(".tourn-table").all()}
+
+    first = links()
+    assert sorted(first) == [1, 2, 3]
+    leader = watch(context(browser, PHONE, mobile=True), artifacts, "tournament-knockout-leader-")
+    winners = {_play_by_page(leader, base, first[1], 1, 1)}
+    for number in (2, 3):
+        token = first[number].rstrip("/").split("/")[-1]
+        status, tview = call(base, "GET", f"/api/tournaments/{tid}", token=token)
+        assert status == 200, tview
+        match = next(t["match"] for t in tview["tables"] if t["table"] == number)
+        _play_by_api(base, match, token)
+        status, body = call(base, "GET", f"/api/matches/{match}", token=token)
+        assert status == 200, body
+        winners.add(body["state"]["winner"])
+
+    page.reload()
+    page.get_by_role("button", name="Next series").tap()
+    page.locator(".flash.ok", has_text="Series 2 is drawn").wait_for()
+    final = links()
+    assert list(final) == [1]
+    seated = page.locator(".tourn-table .tt-seats li").all_inner_texts()
+    assert sorted(seated) == sorted(winners)  # each table's winner goes on
+    org.shot("final-drawn", full=False)
+    champion = _play_by_page(leader, base, final[1], 1, 2)
+    assert champion in winners
+
+    page.reload()
+    page.get_by_role("button", name="Finish the tournament").tap()
+    page.locator("#finished").wait_for()
+    org.shot("finished", full=False)
+    players_url = page.locator('input.copy[aria-label="Players’ link"]').input_value()
+
+    hall = watch(context(browser, {"width": 1920, "height": 1080}, mobile=False), artifacts,
+                 "tournament-knockout-hall-")
+    hall.page.goto(players_url.replace("/me", "/hall"))
+    hall.page.wait_for_url(f"**/tournaments/{tid}/hall")
+    assert hall.page.locator("#champion").inner_text() == f"★ Champion: {champion}"
+    assert hall.page.locator(".hall-standings th").first.inner_text() == champion
+    assert_axe(hall.page, "hall display, champion")
+    hall.shot("champion", full=False)
+
+    me = watch(context(browser, PHONE, mobile=True), artifacts, "tournament-knockout-player-")
+    me.page.goto(players_url)
+    me.page.get_by_role("button", name=champion, exact=True).tap()
+    me.page.locator("#champion").wait_for()
+    assert me.page.locator("#champion").inner_text() == "★ You are the champion!"
+    assert "Place 1 of 9" in me.page.locator("#my-standing").inner_text()
+    assert "You receive" in me.page.locator("#my-money").inner_text()
+    assert_axe(me.page, "player's view, champion")
+    me.shot("champion", full=False)
+    for watched in (org, leader, hall, me):
+        assert not watched.problems, watched.problems

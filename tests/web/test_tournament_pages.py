@@ -143,3 +143,32 @@ def test_knockout_the_organiser_sees_who_still_plays(client: Any) -> None:
     still = re.search(r'<section id="still-in".*?<p>(.*?)</p>', page, re.S)
     assert still and sorted(still.group(1).split(", ")) == sorted(PLAYERS)  # nobody is out before a table ends
     assert "Knockout" in page and "Out in series" in page
+
+
+def test_a_table_leaders_match_page_says_which_table_and_series(client: Any) -> None:
+    made = create(client)
+    table = made["tables"][1]
+    client.get(f"/t/{table['table_token']}")
+    page = client.get(f"/matches/{table['match']}").get_data(as_text=True)
+    where = re.search(r'<p class="table-where" id="table-where">(.*?)</p>', page, re.S)
+    assert where is not None
+    text = re.sub(r"\s+", " ", where.group(1))
+    assert f"Table {table['table']} · series 1" in text and "Klubbkväll" in text
+    assert f"/tournaments/{made['id']}" not in where.group(1)  # the leader gets no link to the organiser's page
+    sv = client.get(f"/matches/{table['match']}", headers={"Accept-Language": "sv"}).get_data(as_text=True)
+    assert f"Bord {table['table']} · serie 1" in sv
+    organiser = client.application.test_client()
+    organiser.get(f"/e/{made['edit_token']}")
+    page = organiser.get(f"/matches/{table['match']}").get_data(as_text=True)
+    assert f'href="/tournaments/{made["id"]}">Klubbkväll</a>' in page
+
+
+def test_an_ordinary_match_page_names_no_table(client: Any) -> None:
+    night = client.post("/api/nights", json={"name": "Fredag", "currency": "SEK", "players": PLAYERS[:3]})
+    made = night.get_json()
+    match = client.post(f"/api/nights/{made['id']}/matches", headers={"Authorization": f"Bearer {made['edit_token']}"},
+                        json={"game": "schwimmen", "players": PLAYERS[:3], "dealer": PLAYERS[0], "stake": "1.00"})
+    assert match.status_code == 201, match.get_json()
+    client.get(f"/e/{made['edit_token']}")
+    page = client.get(f"/matches/{match.get_json()['id']}").get_data(as_text=True)
+    assert "table-where" not in page
