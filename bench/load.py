@@ -259,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         order = list(runs)
         for k in range(max(1, args.blocks)):
             for name in order[k % 3:] + order[:k % 3]:  # rotated: no phase always first after a pause
-                print(f"phases 1-3, block {k + 1}/{args.blocks}: {words[name]} ({block:g} s) ...", flush=True)
+                print(f"phases 1-3, block {k + 1}/{args.blocks}: {words[name]} ({block:.1f} s) ...", flush=True)
                 before = server.cpu_seconds()
                 blocks[name].append(runs[name]())
                 cpu[name] += server.cpu_seconds() - before  # includes the clients' set-up requests (a few)
