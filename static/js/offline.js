@@ -158,8 +158,9 @@
     }
     var direct = navigator.onLine && !copyAt && !unreachable && waiting.length === 0;
     var checker = window.RefereeOfflineCheck;
-    var checked = !direct && !slot && k.kind === "round" && checker && checker.match.match === parseInt(k.id, 10)
-      ? checker.check(form, list, submitter) : Promise.resolve(null);
+    var checks = !direct && !slot && k.kind === "round" && checker && checker.match.match === parseInt(k.id, 10);
+    if (checks) saying(form, t("checking"));  // taken away by the submit handler: stored, refused or not kept
+    var checked = checks ? checker.check(form, list, submitter) : Promise.resolve(null);
     return checked.then(function (verdict) {
       if (verdict && verdict.refused) return { refused: verdict.refused };
       var entry = make();
@@ -242,6 +243,13 @@
     if (k.kind === "void" && location.pathname !== "/matches/" + k.id) location.href = "/matches/" + k.id;
   }
 
+  // What the phone is doing while Save is disabled, in the save bar's status line next to the button: the engine
+  // in the phone checks the round before it is kept, which takes up to 15 s on a cold phone (issue 29).
+  function saying(form, text) {
+    var status = form.querySelector("[data-bar-status]");
+    if (status) status.textContent = text;
+  }
+
   // The engine in this phone refused the round: said at the form, as the server would, with the taps kept.
   function refusedHere(form, message) {
     var p = document.createElement("p");
@@ -275,6 +283,7 @@
     if (said) said.remove();
     var submitter = ev.submitter || null;
     all().then(function (list) { return enqueue(form, k, list, submitter); }).then(function (r) {  // stored:
+      saying(form, "");
       if (r.refused) { refusedHere(form, r.refused); return; }
       if (r.direct) { sendNow(form, r.entry, submitter); return; }
       afterQueued(form, k);
@@ -284,6 +293,7 @@
       });
     }, function () {
       // Not stored (no IndexedDB: private mode, storage full): the form goes as without JavaScript.
+      saying(form, "");
       delete form.dataset.offlineBusy;
       var values = {};
       if (submitter && submitter.name) values[submitter.name] = submitter.value;

@@ -1,7 +1,7 @@
 // The trick referee's dispute mode: the trick as it lies, tapped card by card (suit row, rank row; the
 // suit stays chosen, so following suit is one tap), the card in question tapped in the trick, the facts
 // known of that player's hand offered by the referee itself. Every tap asks the referee (the JSON API;
-// the engine in this browser when there is no network) and the verdict is drawn under the trick. No rule
+// the engine in this browser when there is no network: static/js/ask_engine.js) and the verdict is drawn under the trick. No rule
 // is decided here: which facts matter, the verdict and who wins all come from the engine's answer.
 // Without this script the form posts and the server answers from the same engine.
 (function () {
@@ -109,18 +109,8 @@
       box.textContent = ""; box.appendChild(node("p", "error", form.dataset.trumpFirst, "td-error")); return;
     }
     var failed = function () { if (n === asked) { box.textContent = ""; box.appendChild(node("p", "error", form.dataset.offline)); } };
-    fetch(form.dataset.api, { method: "POST", body: JSON.stringify(data), credentials: "same-origin",
-                              headers: { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang } })
-      .then(function (resp) {
-        if (resp.status >= 500) throw new Error(resp.status);
-        return resp.json().then(function (body) { return { status: resp.status, body: body }; });
-      })
-      .then(function (answer) { if (n === asked) draw(answer, false); })
-      .catch(function () {
-        if (!window.RefereeEngine) { failed(); return; }
-        window.RefereeEngine.ask("tricks/dispute", data).then(function (answer) { if (n === asked) draw(answer, true); })
-          .catch(failed);
-      });
+    window.RefereeAsk(form.dataset.api, "tricks/dispute", data).then(function (r) { if (n === asked) draw(r.answer, r.local); },
+                                                                    failed);
   }
 
   // A new card in question (a card added, one tapped in the trick) starts with nothing known of its hand.

@@ -1,5 +1,5 @@
 // The trick referee page: taps add cards to the deal, every tap asks the referee (the JSON API; the
-// engine in this browser when there is no network) and the verdict is drawn at once. Without this
+// engine in this browser when there is no network: static/js/ask_engine.js) and the verdict is drawn at once. Without this
 // script the "Check" button posts the form and the server answers the same way.
 (function () {
   "use strict";
@@ -62,18 +62,8 @@
   function ask() {
     var n = ++asked, data = request();
     if (!data.tricks.length) { box.textContent = ""; next.textContent = ""; if (enter) enter.hidden = true; return; }
-    fetch(form.dataset.api, { method: "POST", body: JSON.stringify(data), credentials: "same-origin",
-                              headers: { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang } })
-      .then(function (resp) {
-        if (resp.status >= 500) throw new Error(resp.status);
-        return resp.json().then(function (body) { return { status: resp.status, body: body }; });
-      })
-      .then(function (answer) { if (n === asked) draw(answer, false); })
-      .catch(function () {
-        if (!window.RefereeEngine) { box.textContent = ""; box.appendChild(line("p", "error", form.dataset.offline)); return; }
-        window.RefereeEngine.ask("tricks", data).then(function (answer) { if (n === asked) draw(answer, true); })
-          .catch(function () { if (n === asked) { box.textContent = ""; box.appendChild(line("p", "error", form.dataset.offline)); } });
-      });
+    window.RefereeAsk(form.dataset.api, "tricks", data).then(function (r) { if (n === asked) draw(r.answer, r.local); },
+      function () { if (n === asked) { box.textContent = ""; box.appendChild(line("p", "error", form.dataset.offline)); } });
   }
 
   function add(code) {
