@@ -119,11 +119,11 @@ def verdict(ok: bool) -> str:
 def build_night() -> tuple[Any, Any]:
     """The night (16 players, 6 matches, 500 events) through the service layer; returns (night, long match)."""
     from referee import ledger
-    from referee.ledger import payments
+    from referee.ledger import paying
 
     night = ledger.create_night("Bench night", "SEK", PLAYERS, place="Klubben", leader="Anna")
     for k, name in enumerate(PLAYERS):
-        payments.set_payment_details(night, name, swish=f"07012345{k:02d}")
+        paying.set_payment_details(night, name, swish=f"07012345{k:02d}")
     events = 0
 
     def svangknack(players: list[str], rounds: int, stake: str, close: bool) -> Any:
@@ -215,7 +215,7 @@ def main() -> None:
             print(f"night: {len(night.player_names)} players, {len(night.matches)} matches, {events} events "
                   f"(built through services in {built:.1f} s)")
 
-            from referee.ledger.payments import _payment_code
+            from referee.ledger.paying import _payment_code
             from referee.reports.codes import _modules_png, _payload_png
 
             def cold_sheet() -> bytes:

@@ -354,7 +354,7 @@ def _players(raw: object) -> list[dict[str, str]]:
         swish = _text(obj.get("swish") or "", f"{where}.swish", 40)
         iban = _text(obj.get("iban") or "", f"{where}.iban", 60)
         holder = _text(obj.get("account_holder") or "", f"{where}.account_holder", 100)
-        # The same checks as payments.set_payment_details: an import is an entry too.
+        # The same checks as paying.set_payment_details: an import is an entry too.
         try:
             swish = payment_codes.normalize_swish(swish) if swish else ""
             iban = payment_codes.normalize_iban(iban) if iban else ""

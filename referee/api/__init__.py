@@ -18,7 +18,7 @@ from referee import exports, games, ledger, payment_codes, pots
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.engine.spec import SPECS
-from referee.ledger import idempotency, payments, rights
+from referee.ledger import idempotency, paying, payments, rights
 from referee.messages import explain
 from referee.models import Match, Night
 
@@ -326,7 +326,7 @@ def payment_details(night_id: int, name: str) -> Any:
     """A player's Swish number and/or IBAN with the account holder, and the IBAN's bank where it is known."""
     night = authorized_night(night_id, write=True)
     data = body({"swish", "iban", "holder"})
-    player = payments.set_payment_details(night, name, data.get("swish", ""), data.get("iban", ""),
+    player = paying.set_payment_details(night, name, data.get("swish", ""), data.get("iban", ""),
                                           data.get("holder", ""))
     return jsonify({"name": player.name, "swish": player.swish, "iban": player.iban,
                     "holder": player.account_holder,

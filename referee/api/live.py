@@ -19,7 +19,7 @@ from flask import Response, current_app, request
 
 from referee import live_slots
 from referee.api import Denied, _token, authorized_night, bp
-from referee.ledger import live
+from referee.ledger import live, rights
 from referee.models import MAX_ID, db, token_key
 
 
@@ -67,7 +67,8 @@ def _gone() -> Callable[[], bool] | None:
 @bp.get("/nights/<int:night_id>/live")
 def live_stream(night_id: int) -> Response:
     authorized_night(night_id, write=False)
-    key = token_key(_token() or "")
+    token = _token() or ""
+    key = token_key(token)
     cfg = current_app.config
     try:  # a stream over a cap is refused before it takes a thread for minutes (referee/live_slots.py)
         ticket = live_slots.slots_for(cfg, current_app.extensions).take(night_id, key)
@@ -75,7 +76,8 @@ def live_stream(night_id: int) -> Response:
         raise Denied(429, full.message, full.retry_after) from None
     engine = db.engine
     db.session.remove()  # the stream waits without holding a connection of the pool
-    body = live.stream(engine, night_id, _last_event_id(), match_id=_match_filter(), key=key, gone=_gone(),
+    body = live.stream(engine, night_id, _last_event_id(), match_id=_match_filter(),
+                       opens=rights.still_opens(night_id, token), gone=_gone(),
                        ping=float(cfg.get("LIVE_PING", 15)), lifetime=float(cfg.get("LIVE_LIFETIME", 300)))
     resp = Response(live_slots.Held(body, ticket), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-store"

@@ -15,7 +15,6 @@ while it waits, so hundreds of open streams cost threads, not connections.
 
 from __future__ import annotations
 
-import hmac
 import json
 import logging
 import os
@@ -28,7 +27,7 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Engine
 
-from referee.models import Night, NightChange, Tournament, TournamentTable, db, now
+from referee.models import Night, NightChange, db, now
 
 CHANNEL = "referee_live"
 #: How often an SQLite server looks for new changes (seconds).
@@ -69,27 +68,6 @@ def note(night_id: int, what: str, match_id: int | None = None, round_no: int | 
 def event_data(night_id: int, match_id: int | None, what: str, round_no: int | None, version: int) -> Change:
     """The ``data`` of a ``change`` event (API.md "Live"): ids and numbers only, nothing edit-only."""
     return {"night": night_id, "match": match_id, "what": what, "round_no": round_no, "version": version}
-
-
-def opens(engine: Engine, night_id: int, key: str) -> bool:
-    """Whether the token of hash ``key`` (:func:`referee.models.token_key`) still opens the night.
-
-    An open stream asks again when the night's rights change (``rights``: a
-    new edit token) and at every ping, so a stream opened with an edit link
-    that was revoked since ends instead of hearing the rounds after it.
-    """
-    t = Night.__table__
-    with engine.connect() as conn:
-        row = conn.execute(select(t.c.edit_key, t.c.view_key).where(t.c.id == night_id)).first()
-        if row is not None and any(hmac.compare_digest(key.encode(), str(k).encode()) for k in row):
-            return True
-        # A table leader's token reads the night while it opens its table (issue 30: not revoked, its
-        # series the current one, the tournament not finished; as referee.ledger.tables.table_by_token).
-        tt, tn = TournamentTable.__table__, Tournament.__table__
-        table = conn.execute(select(tt.c.token_key).join(tn, tn.c.id == tt.c.tournament_id).where(
-            tt.c.token_key == key, tn.c.night_id == night_id, tt.c.revoked.is_(False),
-            tt.c.series == tn.c.current_series, tn.c.finished.is_(False))).first()
-    return table is not None and hmac.compare_digest(key.encode(), str(table[0]).encode())
 
 
 def current_version(engine: Engine, night_id: int) -> int:
@@ -249,7 +227,7 @@ def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
 
 def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int | None = None,
            ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER,
-           key: str | None = None, gone: Callable[[], bool] | None = None) -> Iterator[str]:
+           opens: Callable[[], bool] | None = None, gone: Callable[[], bool] | None = None) -> Iterator[str]:
     """The night's live stream: the opening event, then every change; ends after ``lifetime``.
 
     With ``last_id`` (a reconnect's ``Last-Event-ID``) the opening is what was
@@ -260,9 +238,12 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
     write: with hundreds of streams and a busy night, one wake-up and one
     send per stream per burst instead of one per change. The stream ends by
     itself after ``lifetime`` (the browser reconnects after ``retry``), so a
-    server can stop gracefully. With ``key`` (the hash of the token the
-    stream was opened with) the stream ends as soon as that token no longer
-    opens the night (see :func:`opens`), and with ``gone`` (whether the
+    server can stop gracefully. With ``opens`` (whether the token the stream
+    was opened with still opens the night: the one rights check,
+    :func:`referee.ledger.rights.still_opens`) the stream ends as soon as it
+    no longer does, asked when the night's rights change (``rights``: a new
+    edit token, a table's new token) and at every ping, so a stream opened
+    with a revoked link does not hear the rounds after it; with ``gone`` (whether the
     phone closed its connection) at most :data:`LOOK` seconds after the
     phone went, instead of at the next write.
     """
@@ -289,7 +270,7 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
             got = ear.wait(night_id, known, 0, match_id)
         if got is None:
             got = changes_since(engine, night_id, known)
-        if key is not None and any(c["what"] == "rights" for c in got) and not opens(engine, night_id, key):
+        if opens is not None and any(c["what"] == "rights" for c in got) and not opens():
             return
         out = []
         for change in got:
@@ -302,7 +283,7 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= ping - 0.05:
             quiet_since = time.monotonic()
-            if key is not None and not opens(engine, night_id, key):
+            if opens is not None and not opens():
                 return
             # A listener that lost its connection may have missed a change: the ping checks.
             late = changes_since(engine, night_id, known)

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeVar
 
-from flask import session
+from flask import current_app, session
 from flask_babel import gettext as _
 from werkzeug.exceptions import TooManyRequests
 
 from referee.ledger import nights, ratelimit, tables
-from referee.models import MAX_ID, Group, Night, TournamentTable
+from referee.models import MAX_ID, Group, Night, TournamentTable, db
 
 T = TypeVar("T")
 
@@ -153,6 +153,29 @@ def token_access(night: Night, token: str) -> Access:
     if table is not None and table.tournament.night_id == night.id:
         return Access(Right.EDIT, table.match_id)
     return NO_ACCESS
+
+
+def still_opens(night_id: int, token: str) -> Callable[[], bool]:
+    """Whether ``token`` still opens the night, asked later by a live stream (:func:`referee.ledger.live.stream`).
+
+    The stream outlives its request and holds no database session while it
+    waits, so each question opens an app context and a session of its own
+    and gives them back. It is :func:`token_access` (not counted: a link
+    revoked while its stream was open is not a wrong guess), so a revoked edit
+    link, a table's new token or a finished tournament end the stream as they
+    end every other door.
+    """
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    def opens() -> bool:
+        with app.app_context():
+            try:
+                night = db.session.get(Night, night_id)
+                return night is not None and token_access(night, token).may_view()
+            finally:
+                db.session.remove()
+
+    return opens
 
 
 def _opening(night: Night, token: str) -> Access | None:

@@ -23,10 +23,10 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from flask_babel import gettext as _
 
 from referee import ledger
-from referee.ledger import payments
+from referee.ledger import payments, tournament_view
 from referee.pages import qr_svg
 from referee.pages.forms import RoundForm
-from referee.pages.tournaments import tourn_view, tournament
+from referee.pages.tournaments import tournament
 from referee.reports.tournament import players_link
 
 bp = Blueprint("hall", __name__)
@@ -68,7 +68,7 @@ def champion(view: dict[str, Any]) -> str | None:
 @bp.get("/tournaments/<int:tournament_id>/hall")
 def hall(tournament_id: int) -> Any:
     found = tournament(tournament_id, edit=False)
-    view = tourn_view(found)
+    view = tournament_view.view(found, organiser=False, minor=True)
     link = players_link(found.night, found.id)
     return render_template("pages/tournament_hall.html", t=view, night=found.night, grid=layout(view["tables"]),
                            standings=view["standings"][:HALL_STANDINGS], players_url=link, champion=champion(view),
@@ -83,7 +83,7 @@ def _chosen(tournament_id: int) -> str:
 @bp.route("/tournaments/<int:tournament_id>/me", methods=["GET", "POST"])
 def me(tournament_id: int) -> Any:
     found = tournament(tournament_id, edit=False)
-    view = tourn_view(found)
+    view = tournament_view.view(found, organiser=False, minor=True)
     names = sorted({s["player"] for s in view["standings"]} | set(found.night.player_names), key=str.casefold)
     form = RoundForm()
     if request.method == "POST":

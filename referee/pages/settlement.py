@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from referee import ledger, payment_codes
 from referee.engine import BadInput, RuleViolation
-from referee.ledger import payments
+from referee.ledger import paying, payments
 from referee.messages import explain
 from referee.models import Night
 from referee.pages import _field_error, _night, bp, money_filter, offline, qr_svg
@@ -40,12 +40,12 @@ def _page(nt: Night, plan_kind: str | None) -> Any:
     s = payments.settlement(nt)
     kind = "leader" if plan_kind == "leader" else "fewest"
     plan = payments.leader_plan(s) if kind == "leader" else s.plan
-    details = payments.player_details(nt)
+    details = paying.player_details(nt)
     transfers = []
     for why in payments.explain(s, plan):
-        qr = payments.payment_qr(nt, details.get(why.payee), why.amount)
+        qr = paying.payment_qr(nt, details.get(why.payee), why.amount)
         transfers.append({"why": why, "qr": qr_svg(qr[1]) if qr else None, "qr_kind": qr[0] if qr else None,
-                          "pay": payments.pay_action(nt, details.get(why.payee), why.amount)})
+                          "pay": paying.pay_action(nt, details.get(why.payee), why.amount)})
     form = RoundForm()
     form.form_token.data = secrets.token_urlsafe(16)
     return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
@@ -138,7 +138,7 @@ def carry(night_id: int) -> Any:
 @bp.route("/nights/<int:night_id>/players/<name>/details", methods=["GET", "POST"])
 def payment_details(night_id: int, name: str) -> Any:
     nt = _night(night_id, edit=True)
-    player = payments.player_details(nt).get(name)
+    player = paying.player_details(nt).get(name)
     if player is None:
         abort(404)
     form = PaymentDetailsForm(obj=None)
@@ -147,7 +147,7 @@ def payment_details(night_id: int, name: str) -> Any:
         form.swish.data, form.iban.data, form.holder.data = player.swish, player.iban, player.account_holder
     elif form.validate_on_submit():
         try:
-            payments.set_payment_details(nt, name, form.swish.data or "", form.iban.data or "",
+            paying.set_payment_details(nt, name, form.swish.data or "", form.iban.data or "",
                                          form.holder.data or "")
         except BadInput as exc:
             error = exc

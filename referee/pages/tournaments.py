@@ -4,7 +4,8 @@ A tournament is a night whose matches are its tables, so rights are the
 night's: the organiser holds the night's edit right (given to the phone that
 creates it, or by the edit link), the hall and the players' view need the
 view right (``referee.pages.hall``). Everything shown comes from the one
-view of the ledger (:func:`tourn_view`, the body of ``GET /api/tournaments/<id>``)
+view of the ledger (:func:`referee.ledger.tournament_view.view`, the body of ``GET /api/tournaments/<id>``,
+with the amounts also in minor units)
 plus, for the organiser only, each current table's link.
 """
 
@@ -40,11 +41,6 @@ def tournament(tournament_id: int, edit: bool) -> Tournament:
     return found
 
 
-def tourn_view(found: Tournament) -> dict[str, Any]:
-    """The tournament as ``GET /api/tournaments/<id>`` shows it to a viewer (amounts also in ``minor`` units)."""
-    return tournament_view.view(found, organiser=False, minor=True)
-
-
 @bp.route("/tournaments/new", methods=["GET", "POST"])
 def new() -> Any:
     form = TournamentForm()
@@ -64,7 +60,7 @@ def new() -> Any:
 @bp.get("/tournaments/<int:tournament_id>")
 def page(tournament_id: int, status: int = 200, playing: list[int] | None = None) -> Any:
     found = tournament(tournament_id, edit=True)
-    view = tourn_view(found)
+    view = tournament_view.view(found, organiser=False, minor=True)
     links: dict[int, tuple[str, Markup]] = {}
     for number, token in table_tokens(found).items():
         link = table_link(token)

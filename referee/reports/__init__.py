@@ -19,7 +19,7 @@ from weasyprint import HTML
 
 from referee import exports, games, ledger
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
-from referee.ledger import fold, payments, rights
+from referee.ledger import fold, paying, payments, rights
 from referee.models import Match, Night
 from referee.reports import sheet
 from referee.reports.codes import qr_img
@@ -195,13 +195,13 @@ def settlement_sheet(night_id: int) -> Response:
 def settlement_html(night: Night) -> str:
     """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes."""
     s = payments.settlement(night)
-    details = payments.player_details(night)
+    details = paying.player_details(night)
     rows = []
     for why in payments.explain(s, s.plan):
-        qr = payments.payment_qr(night, details.get(why.payee), why.amount)
+        qr = paying.payment_qr(night, details.get(why.payee), why.amount)
         kind = ("Swish" if qr[0] == "swish" else "GiroCode (EPC)") if qr else None
         # Beside the code, what it pays to, as text: for a payer without a camera, or the paper next day.
-        pay = payments.pay_action(night, details.get(why.payee), why.amount)
+        pay = paying.pay_action(night, details.get(why.payee), why.amount)
         rows.append({"why": why, "qr": qr_img(qr[1], kind) if qr else None, "qr_kind": qr[0] if qr else None,
                      "pay": pay})
     record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
