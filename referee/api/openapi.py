@@ -39,7 +39,8 @@ _ERRORS = {
     "404": _resp("No such thing.", _ref("Error")),
     "409": _resp("Someone else changed the match first (with the fresh match as ``match``); or the match's "
                  "stored log no longer replays (``match_id``, ``round`` and ``rule`` name the event the engine "
-                 "refuses).", _ref("Error")),
+                 "refuses); or the match is a table of a finished tournament, whose rounds are final "
+                 "(``tournament`` names it; docs/rules.md).", _ref("Error")),
     "413": _resp("Request body too large.", _ref("Error")),
     "422": _resp("A rule forbids it.", _ref("RuleError")),
     "429": _resp("Too many wrong tokens from this address; see Retry-After.", _ref("Error")),

@@ -265,7 +265,7 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
         got = ear.wait(night_id, known, min(ping, left, LOOK if gone is not None else ping), match_id)
         if not got and gone is not None and gone():
             return
-        if got and gather > 0:
+        if got and gather > 0 and any(wanted(c) for c in got):  # not for a timeout's other tables' changes
             time.sleep(gather)  # let a burst of changes gather: one send for all of them
             got = ear.wait(night_id, known, 0, match_id)
         if got is None:
