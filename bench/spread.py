@@ -37,13 +37,16 @@ class Runs:
 
 
 def interleaved(floor: Callable[[], Any], subjects: dict[str, Callable[[], Any]], rounds: int,
-                floor_reps: int = 5, limits: dict[str, int] | None = None) -> tuple[Runs, dict[str, Runs],
-                                                                                   dict[str, list[float]]]:
+                floor_reps: int = 5, limits: dict[str, int] | None = None,
+                prepare: dict[str, Callable[[], Any]] | None = None) -> tuple[Runs, dict[str, Runs],
+                                                                              dict[str, list[float]]]:
     """Time ``floor`` and every subject in each of ``rounds`` rounds, one right after the other.
 
     A round's floor is the median of ``floor_reps`` runs (a short render wanders more than a long one), taken
-    half before and half after the subjects. ``limits`` caps the rounds of a slow subject. Returns the floor's
-    runs, each subject's runs and each subject's per-round ratios (subject CPU / that round's floor CPU).
+    half before and half after the subjects. ``limits`` caps the rounds of a slow subject; ``prepare`` names an
+    untimed step run right before a subject (another phone's round, a void: what makes the subject's case).
+    Returns the floor's runs, each subject's runs and each subject's per-round ratios (subject CPU / that
+    round's floor CPU).
     """
     limits = limits or {}
     floor_runs = Runs()
@@ -51,12 +54,20 @@ def interleaved(floor: Callable[[], Any], subjects: dict[str, Callable[[], Any]]
     ratios: dict[str, list[float]] = {name: [] for name in subjects}
     for k in range(rounds):
         before = [floor_runs.time(floor) for _ in range((floor_reps + 1) // 2)]
-        timed = {name: runs[name].time(fn) for name, fn in subjects.items() if k < limits.get(name, rounds)}
+        timed = {}
+        for name, fn in subjects.items():
+            if k < limits.get(name, rounds):
+                (prepare or {}).get(name, _nothing)()
+                timed[name] = runs[name].time(fn)
         after = [floor_runs.time(floor) for _ in range(floor_reps // 2)]
         this_floor = statistics.median(before + after)
         for name, cpu in timed.items():
             ratios[name].append(cpu / this_floor)
     return floor_runs, runs, ratios
+
+
+def _nothing() -> None:
+    """No preparation."""
 
 
 def judge(ratios: list[float], goal: float, at_most: bool = True) -> str:
