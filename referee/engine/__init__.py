@@ -250,6 +250,15 @@ def violation(apply: Callable[[Any, Any], Any], state: Any, rnd: Any) -> RuleVio
     return None
 
 
+def seat_of(players: tuple[str, ...], name: str, field: str) -> int:
+    """The seat of ``name`` among ``players``; a name not at the table is the input's fault (:class:`BadInput`
+    on ``field``), shown shortened so a pasted novel does not fill the error."""
+    try:
+        return players.index(name)
+    except ValueError:
+        raise BadInput(field, "%(name)s is not a player of this match.", name=repr(name[:40])) from None
+
+
 def check_conserved(balances: tuple[int, ...], pot: int) -> None:
     """Assert the money invariant: balances plus pot are exactly zero.
 

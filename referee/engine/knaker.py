@@ -78,7 +78,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import N_, BadInput, MatchState, RuleViolation, check_conserved, violation
+from referee.engine import N_, BadInput, MatchState, RuleViolation, check_conserved, seat_of, violation
 from referee.engine.money import Money, add, share
 from referee.engine.records import expect_int, expect_object, expect_player, expect_str, option
 
@@ -364,16 +364,9 @@ def apply(state: State, rnd: Round) -> State:
     return new
 
 
-def _seat(state: State, name: str, field: str) -> int:
-    try:
-        return state.players.index(name)
-    except ValueError:
-        raise BadInput(field, "%(name)s is not a player of this match.", name=repr(name[:40])) from None
-
-
 def _apply_game(state: State, events: tuple[Event, ...]) -> State:
     n = len(state.players)
-    indexed = tuple((e.kind, tuple(_seat(state, p, "events") for p in e.players)) for e in events)
+    indexed = tuple((e.kind, tuple(seat_of(state.players, p, "events") for p in e.players)) for e in events)
     places = places_of(state.players, indexed)
     listed_disqualified = {s for kind, seats in indexed if kind == "disqualified" for s in seats}
     for seat in range(n):
@@ -407,7 +400,7 @@ def _apply_game(state: State, events: tuple[Event, ...]) -> State:
 
 
 def _apply_dot(state: State, dot: Dot) -> State:
-    seat = _seat(state, dot.player, "player")
+    seat = seat_of(state.players, dot.player, "player")
     name = state.players[seat]
     offence = OFFENCES[dot.offence]
     if offence.fixed and offence.dots is None and dot.dots is not None:

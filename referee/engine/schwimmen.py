@@ -64,7 +64,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from referee.engine import N_, BadInput, MatchState, RuleViolation, check_conserved, violation
+from referee.engine import N_, BadInput, MatchState, RuleViolation, check_conserved, seat_of, violation
 from referee.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_card, parse_cards
 from referee.engine.money import Money, add, share
 from referee.engine.records import (
@@ -297,13 +297,6 @@ def _in_match(state: State) -> tuple[int, ...]:
     return tuple(i for i in range(len(state.players)) if not state.out[i])
 
 
-def _seat(state: State, name: str, field: str) -> int:
-    try:
-        return state.players.index(name)
-    except ValueError:
-        raise BadInput(field, "%(name)s is not a player of this match.", name=repr(name[:40])) from None
-
-
 def _half_points(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise BadInput(field, "%(name)s must be a number like 30 or 30.5.", name=field)
@@ -452,7 +445,7 @@ def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], di
         raise BadInput("ended_by", 'ended_by must be "knock", "31" or "feuer".')
     if rnd.ended_by == "feuer" and not opts.feuer:
         raise RuleViolation("SW-5", "This match is played without Feuer, so a game cannot end by Feuer.")
-    by = _seat(state, rnd.by, "by")
+    by = seat_of(state.players, rnd.by, "by")
     if state.out[by]:
         raise RuleViolation("SW-10", "%(player)s is out of the match and cannot end a game.", player=rnd.by)
     playing = _in_match(state)
@@ -460,7 +453,7 @@ def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], di
     notes: dict[int, str] = {}
     others = set(playing) - {by}
     if rnd.entry == "hands":
-        hands = {_seat(state, name, "hands"): tuple(parse_card(c, f"hands.{name}") for c in cards)
+        hands = {seat_of(state.players, name, "hands"): tuple(parse_card(c, f"hands.{name}") for c in cards)
                  for name, cards in rnd.hands}
         _check_named(state, set(hands), hands=True)
         seen: set[Card] = set()
@@ -482,7 +475,7 @@ def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], di
             keys = {s: (hv.half_points,) for s, hv in rated.items()}
         losers = others if rnd.ended_by == "feuer" else _losers(keys, opts.losers)
     elif rnd.entry == "points":
-        points = {_seat(state, name, "points"): half for name, half in rnd.points}
+        points = {seat_of(state.players, name, "points"): half for name, half in rnd.points}
         _check_named(state, set(points), hands=False)
         allowed = possible_values(opts.deck, opts.feuer)
         for s in sorted(points):
@@ -500,7 +493,7 @@ def _game(state: State, rnd: Round) -> tuple[set[int], dict[int, int | None], di
                                             "enter the hands or the losers instead of the values.")
             losers = _losers({s: (v,) for s, v in points.items()}, opts.losers)
     elif rnd.entry == "losers":
-        losers = {_seat(state, name, "losers") for name in rnd.losers}
+        losers = {seat_of(state.players, name, "losers") for name in rnd.losers}
         gone = sorted(s for s in losers if state.out[s])
         if gone:
             raise _named("SW-10", N_("%(player)s is out of the match and cannot lose a life."),
@@ -595,7 +588,7 @@ def close(state: State, how: str, to: str | None) -> State:
         elif how == CloseHow.AWARD:
             if to is None:
                 raise BadInput("to", "Say which player is awarded the pot.")
-            seat = _seat(state, to, "to")
+            seat = seat_of(state.players, to, "to")
             balances, pot = add(balances, tuple(pot if s == seat else 0 for s in range(n))), 0
         elif how == CloseHow.CARRY:
             carried = True

@@ -52,7 +52,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, pot, violation
+from referee.engine import BadInput, RuleViolation, pot, seat_of, violation
 from referee.engine.cards import RANKS, Card, parse_card
 from referee.engine.money import Money, add, pay
 from referee.engine.pot import PotState
@@ -234,13 +234,6 @@ def may_change_stake(state: State) -> bool:
     return not state.finished and not (forced(state) and len(state.players) > TRICKS)
 
 
-def _seat(state: State, name: str, field: str) -> int:
-    try:
-        return state.players.index(name)
-    except ValueError:
-        raise BadInput(field, "%(name)s is not a player of this match.", name=repr(name[:40])) from None
-
-
 def apply(state: State, rnd: Round) -> State:
     """The state after ``rnd``, or :class:`RuleViolation` naming the broken rule."""
     if state.finished:
@@ -250,7 +243,7 @@ def apply(state: State, rnd: Round) -> State:
     left, next_left = (state.dealer + 1) % n, (state.dealer + 2) % n
 
     # Who svängar (SK-4, SK-11).
-    sv = left if rnd.svangare is None else _seat(state, rnd.svangare, "svangare")
+    sv = left if rnd.svangare is None else seat_of(state.players, rnd.svangare, "svangare")
     if sv not in (left, next_left):
         raise RuleViolation("SK-11", "The svängare must be %(left)s (left of the dealer) or "
                                      "%(next_left)s if the sväng was passed; not %(svangare)s (SK-11).",
@@ -267,7 +260,7 @@ def apply(state: State, rnd: Round) -> State:
             raise RuleViolation("SK-10", "Enter who knocked: participants is needed unless everyone must play (SK-10).")
         inside = (True,) * n
     else:
-        seats = {_seat(state, p, "participants") for p in rnd.participants}
+        seats = {seat_of(state.players, p, "participants") for p in rnd.participants}
         inside = tuple(i in seats for i in range(n))
         if must_play and not all(inside):
             missing = ", ".join(players[i] for i in range(n) if not inside[i])
@@ -289,7 +282,7 @@ def apply(state: State, rnd: Round) -> State:
         if rnd.tricks is None:
             raise RuleViolation("SK-8", "Enter the tricks each participant took; they must add up to 3 (SK-8).")
         for name, count in rnd.tricks:
-            i = _seat(state, name, "tricks")
+            i = seat_of(state.players, name, "tricks")
             if not inside[i]:
                 raise RuleViolation("SK-8", "%(name)s did not knock and cannot hold tricks (SK-8).", name=name)
             if not 0 <= count <= TRICKS:
