@@ -97,7 +97,7 @@
     var data = { game: form.dataset.game, players: players(), leader: leader(), trick: trick(),
                  known: Array.prototype.map.call(facts.querySelectorAll("input:checked"), function (b) { return b.value; }) };
     if (question) data.card = question;
-    if (form.dataset.game !== "kul") data.trump = checked("trump");
+    if (form.dataset.trumps !== undefined) data.trump = checked("trump");
     return data;
   }
 
@@ -105,7 +105,7 @@
     drawSlots();
     var n = ++asked, data = request();
     if (!data.trick.length) { box.textContent = ""; drawFacts(null); return; }
-    if (form.dataset.game !== "kul" && !data.trump) {
+    if (form.dataset.trumps !== undefined && !data.trump) {
       box.textContent = ""; box.appendChild(node("p", "error", form.dataset.trumpFirst, "td-error")); return;
     }
     var failed = function () { if (n === asked) { box.textContent = ""; box.appendChild(node("p", "error", form.dataset.offline)); } };

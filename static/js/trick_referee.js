@@ -18,7 +18,7 @@
   function checked(name) { var el = form.querySelector('input[name="' + name + '"]:checked'); return el ? el.value : ""; }
   function request() {
     var data = { game: form.dataset.game, players: players(), leader: form.elements.leader.value.trim(), tricks: tricks() };
-    if (form.dataset.game !== "kul") data.trump = checked("trump") || "S";
+    if (form.dataset.trumps !== undefined) data.trump = checked("trump") || "S";
     return data;
   }
   function line(tag, cls, text, id) {
