@@ -24,7 +24,7 @@ import typing
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeVar
 
-from referee.engine import BadInput
+from referee.engine import BadInput, seat_of
 
 T = TypeVar("T")
 
@@ -162,12 +162,8 @@ def expect_str(value: object, field: str, max_len: int = 200) -> str:
 
 
 def expect_player(players: tuple[str, ...], value: object, field: str) -> int:
-    """The seat index of a player named in a payload."""
-    name = expect_str(value, field)
-    try:
-        return players.index(name)
-    except ValueError:
-        raise BadInput(field, "%(name)s is not a player of this match.", name=repr(name[:40])) from None
+    """The seat index of a player named in a payload (a string first, then :func:`referee.engine.seat_of`)."""
+    return seat_of(players, expect_str(value, field), field)
 
 
 def expect_players(players: tuple[str, ...], value: object, field: str) -> tuple[int, ...]:
