@@ -167,7 +167,23 @@ class CuttingProxy(LoopbackProxy):
         client.close()
 
 
-class RoundRobinProxy(LoopbackProxy):
+class _Balancer(LoopbackProxy):
+    """What both balancers share: the servers, and the order a new connection tries them in."""
+
+    def __init__(self, targets: list[int]) -> None:
+        self.targets = list(targets)
+        self.turn = 0
+        super().__init__()
+
+    def in_turn(self) -> list[int]:
+        """The servers in the order this connection tries them: the next in turn first, then the others."""
+        with self.lock:
+            start = self.turn
+            self.turn += 1
+        return [self.targets[(start + k) % len(self.targets)] for k in range(len(self.targets))]
+
+
+class RoundRobinProxy(_Balancer):
     """A load balancer on loopback: each connection goes to the next server in turn.
 
     A server that refuses the connection (it is down) is skipped for the next
@@ -185,12 +201,10 @@ class RoundRobinProxy(LoopbackProxy):
     """
 
     def __init__(self, targets: list[int]) -> None:
-        self.targets = list(targets)
-        self.turn = 0
         self._hold_port: int | None = None
         self._held = threading.Event()
         self._release = threading.Event()
-        super().__init__()
+        super().__init__(targets)
 
     def hold_answer(self, port: int) -> threading.Event:
         """Hold the next 2xx answer to a write (a request with an ``Idempotency-Key``) from ``port``;
@@ -208,11 +222,7 @@ class RoundRobinProxy(LoopbackProxy):
             self._release.set()
 
     def handle(self, client: socket.socket, request: bytes, key: str) -> None:
-        with self.lock:
-            start = self.turn
-            self.turn += 1
-        for k in range(len(self.targets)):
-            port = self.targets[(start + k) % len(self.targets)]
+        for port in self.in_turn():
             try:
                 answer = self.forward(request, port)
             except ConnectionRefusedError:
@@ -257,7 +267,7 @@ def _pipe(src: socket.socket, dst: socket.socket) -> None:
                 pass
 
 
-class PipeRoundRobinProxy(LoopbackProxy):
+class PipeRoundRobinProxy(_Balancer):
     """A load balancer at the connection level: each connection goes to the next server in turn, its bytes piped
     both ways until either side closes.
 
@@ -267,17 +277,8 @@ class PipeRoundRobinProxy(LoopbackProxy):
     per server (``"served by <port>"``) and servers that refused one (``"refused"``; the next is tried).
     """
 
-    def __init__(self, targets: list[int]) -> None:
-        self.targets = list(targets)
-        self.turn = 0
-        super().__init__()
-
     def _handle(self, client: socket.socket) -> None:
-        with self.lock:
-            start = self.turn
-            self.turn += 1
-        for k in range(len(self.targets)):
-            port = self.targets[(start + k) % len(self.targets)]
+        for port in self.in_turn():
             try:
                 upstream = socket.create_connection((HOST, port), timeout=30)
             except OSError:
