@@ -157,17 +157,22 @@
       boxes.forEach(function (b) { b.disabled = full && !b.checked; });
     }
 
+    // Quick taps send several questions at once and their answers may come back in any order: only the
+    // answer to the latest question is shown, so an older one cannot overwrite the value of three cards.
+    var asked = 0;
     function update() {
       limit();
+      var n = ++asked;
       var params = new URLSearchParams(new FormData(form));
       params.set("fragment", "1");
       fetch(form.action + "?" + params.toString(), { headers: { Accept: "text/html" } })
         .then(function (resp) { return resp.ok ? resp.text() : Promise.reject(resp.status); })
         .then(function (html) {
+          if (n !== asked) return;
           result.innerHTML = html;
           history.replaceState(null, "", form.action + "?" + new URLSearchParams(new FormData(form)).toString());
         })
-        .catch(function () { form.submit(); });
+        .catch(function () { if (n === asked) form.submit(); });
     }
 
     form.addEventListener("change", function (ev) {

@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer, new_night, watch
+from tests.browser.conftest import PHONE, LiveServer, new_night, watch
 from tests.browser.test_svangknack_night import minor, shown_balances, stored_rounds
 
 pytestmark = pytest.mark.browser
@@ -230,3 +230,44 @@ def test_schwimmen_match_on_a_phone(live_server: LiveServer, phone: Any, artifac
         assert width <= 390, f"{url} is {width}px wide on a 390px phone"
     shot("07-hand-value-52")
     assert problems == []
+
+
+def test_hand_value_shows_the_answer_to_the_last_tap_when_older_answers_come_back_later(
+        live_server: LiveServer, browser: Any, artifacts: Path) -> None:
+    """Three quick taps ask three questions; on a slow network their answers may come back in any order.
+
+    The answers to the first and second tap are held back until the third tap's answer (31) is on
+    screen, then let through: the page must go on showing 31, not "2 of 3 cards chosen". Before the
+    fix the older answers overwrote the newer one every time (and a CI run failed on it by chance).
+    """
+    # no service worker: the page's own fetches are the ones held back (a worker's would pass the route by)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  locale="en-US", service_workers="block")
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        watched = watch(page, artifacts, "schwimmen-order-")
+        held: list[Any] = []
+        page.route("**/referee/schwimmen/value?*fragment=1*", lambda route: held.append(route))
+        page.goto(live_server.url + "/referee/schwimmen/value?deck=32")
+        for code in ("AH", "KH", "10H"):
+            page.locator("label.sw-card", has=page.locator(f'input[value="{code}"]')).tap()
+        for _ in range(200):  # the three questions are asked; none is answered yet
+            if len(held) == 3:
+                break
+            page.wait_for_timeout(25)
+        assert [route.request.url.count("card=") for route in held] == [1, 2, 3]
+
+        held[2].continue_()
+        page.locator("#sw-explain", has_text="♥ A K 10 = 31").wait_for()
+        held[1].continue_()
+        held[0].continue_()
+        page.wait_for_function("""() => performance.getEntriesByType("resource")
+                                          .filter(e => e.name.includes("fragment=1")).length === 3""")
+        page.wait_for_timeout(300)  # time for the older answers' handlers to run
+        shown = page.locator("#sw-result").inner_text()
+        assert "31" in shown and "♥ A K 10 = 31" in shown, shown
+        assert re.search(r"card=AH&card=KH&card=10H", page.url)
+        assert watched.problems == []
+    finally:
+        context.close()
