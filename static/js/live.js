@@ -68,7 +68,7 @@
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
-    fetch(location.href, {credentials: "same-origin", headers: {"X-Live": "1"}})
+    fetch(box.dataset.page || location.href, {credentials: "same-origin", headers: {"X-Live": "1"}})
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) { if (html) apply(new DOMParser().parseFromString(html, "text/html")); })
       .catch(function () {})

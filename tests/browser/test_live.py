@@ -113,3 +113,35 @@ def test_a_guest_phone_follows_the_leaders_round(live_server: LiveServer, phone:
     assert shown_balances(guest_night) == AFTER_R1
     for watched in (leader, guest, co_leader, tablet):
         assert not watched.problems, watched.problems
+
+
+def test_a_page_showing_a_refused_round_still_follows_the_other_phones(live_server: LiveServer, phone: Any,
+                                                                        artifacts: Path) -> None:
+    """A refused round is answered at the form's address (POST /matches/N/rounds, a 422), not a redirect.
+
+    When another phone then saves a round, the live update must fetch the match page, not the address
+    in the bar: that one takes only POST (a 405, and the page stood still). A stress run found it as a
+    console error when a live event crossed a refusal; here it is made to happen every time.
+    """
+    base = live_server.url
+    night = post(base, "/api/nights", {"name": "Live night", "currency": "SEK", "players": SEATS})
+    match = post(base, f"/api/nights/{night['id']}/matches",
+                 {"game": "svangknack", "players": SEATS, "dealer": "Anna", "stake": "3.00"},
+                 night["edit_token"])
+    leader = watch(phone, artifacts, "live-refused-")
+    page = leader.page
+    page.goto(f"{base}/e/{night['edit_token']}")
+    page.goto(f"{base}/matches/{match['id']}")
+    for name in ("Bo", "Dan"):  # 2 + 2 tricks: SK-8
+        page.locator(f'#round-form tr[data-name="{name}"] label.pick').nth(2).tap()
+    page.locator("#save-round").tap()
+    page.locator("#round-form p.error[role=alert]", has_text="SK-8").wait_for()
+    assert page.url == f"{base}/matches/{match['id']}/rounds"
+    page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.indexOf('/live') > 0)")
+
+    post(base, f"/api/matches/{match['id']}/rounds", {"svangare": "Bo", "participants": ["Bo"]},
+         night["edit_token"])
+    page.wait_for_function("() => document.querySelector('#dealer').textContent.trim() === 'Bo'")
+    assert shown_balances(page) == AFTER_R1
+    page.locator("#round-1").wait_for()
+    assert leader.problems == []
