@@ -1,10 +1,11 @@
 """Measurements for "one thumb at a noisy table" (issue 19), shared by the per-game browser tests.
 
 - :func:`small_targets`: every interactive element (buttons, links outside
-  running text, inputs, selects, summaries) measured with Playwright's
-  ``bounding_box``; anything under 44×44 CSS px is reported. A checkbox or
-  radio counts with its label, because a tap on the label is a tap on it
-  (the pages hide the native box inside a big label).
+  running text, inputs, selects, summaries) measured in the page (its
+  ``getBoundingClientRect``, one ``evaluate`` per page); anything under
+  44×44 CSS px is reported. A checkbox or radio counts with its label,
+  because a tap on the label is a tap on it (the pages hide the native box
+  inside a big label).
 - :func:`save_in_view`: the primary action's box lies inside the viewport.
 - :func:`axe_violations`: axe-core (from the npm registry, ``make axe``) run
   in the page; the page's CSP forbids inline scripts, but Playwright's
@@ -29,20 +30,50 @@ AXE = ROOT / "node_modules.axe" / "package" / "axe.min.js"
 INTERACTIVE = ("a[href], button, input:not([type=hidden]), select, textarea, summary, "
                "[role=button], [tabindex]:not([tabindex='-1'])")
 
-#: A link in running text (WCAG 2.5.8's "inline" exception): inside a paragraph that has other words.
-_IN_TEXT = """el => {
-  if (el.tagName !== 'A') return false;
-  const p = el.closest('p');
-  if (!p) return false;
-  const rest = p.innerText.replace(el.innerText, '');
-  return /[\\p{L}\\p{N}]{2,}/u.test(rest);
-}"""
-
-_DESCRIBE = """el => {
-  const id = el.id ? '#' + el.id : '';
-  const name = el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : '';
-  const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 30);
-  return `${el.tagName.toLowerCase()}${id}${name} "${text}"`;
+#: Every visible interactive element smaller than MIN×MIN CSS px, measured in the page in one call (one
+#: round trip per page instead of several per element: the one-thumb tests measure thousands of elements).
+#: - visible as Playwright's ``is_visible`` has it: rendered (``checkVisibility``), ``visibility: visible``,
+#:   a box wider and taller than 0; a checkbox or radio is measured even when hidden, with its labels,
+#:   because a tap on its label is a tap on it (the pages hide the native box inside a big label);
+#: - a link in running text (WCAG 2.5.8's "inline" exception: in a paragraph with other words) is exempt;
+#: - the best of an element's boxes counts (its own or a visible label's), by its shorter side.
+_SMALL_TARGETS = """([selector, min]) => {
+  const visible = el => {
+    const style = getComputedStyle(el);
+    if (style.display === 'contents') return Array.from(el.children).some(visible);
+    if (el.checkVisibility && !el.checkVisibility()) return false;
+    if (style.visibility !== 'visible') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const inText = el => {
+    if (el.tagName !== 'A') return false;
+    const p = el.closest('p');
+    if (!p) return false;
+    const rest = p.innerText.replace(el.innerText, '');
+    return /[\\p{L}\\p{N}]{2,}/u.test(rest);
+  };
+  const describe = el => {
+    const id = el.id ? '#' + el.id : '';
+    const name = el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : '';
+    const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 30);
+    return `${el.tagName.toLowerCase()}${id}${name} "${text}"`;
+  };
+  const found = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const box = el.type === 'checkbox' || el.type === 'radio';
+    if (!box && !visible(el)) continue;
+    if (inText(el)) continue;
+    const rects = [el.getBoundingClientRect()];
+    if (box) for (const label of el.labels || []) if (visible(label)) rects.push(label.getBoundingClientRect());
+    const sized = rects.filter(r => r.width > 0 && r.height > 0);
+    if (!sized.length) continue;
+    const best = sized.reduce((a, b) => Math.min(b.width, b.height) > Math.min(a.width, a.height) ? b : a);
+    if (best.width < min - 0.5 || best.height < min - 0.5) {
+      found.push(`${describe(el)} ${best.width.toFixed(0)}×${best.height.toFixed(0)}`);
+    }
+  }
+  return found;
 }"""
 
 
@@ -60,28 +91,7 @@ def close_details(page: Any) -> None:
 
 def small_targets(page: Any) -> list[str]:
     """Every visible interactive element smaller than 44×44 CSS px, described, with its size."""
-    found: list[str] = []
-    elements = page.locator(INTERACTIVE)
-    for i in range(elements.count()):
-        el = elements.nth(i)
-        if not el.is_visible() and el.evaluate("e => e.type !== 'checkbox' && e.type !== 'radio'"):
-            continue
-        if el.evaluate(_IN_TEXT):
-            continue
-        boxes = [el.bounding_box()]
-        if el.evaluate("e => e.type === 'checkbox' || e.type === 'radio'"):
-            labels = el.evaluate("e => Array.from(e.labels || []).length")
-            for j in range(labels):
-                label = el.locator(f"xpath=(//label[@for='{el.get_attribute('id')}'] | ancestor::label)[{j + 1}]")
-                if label.count() and label.first.is_visible():
-                    boxes.append(label.first.bounding_box())
-        boxes = [b for b in boxes if b and b["width"] > 0 and b["height"] > 0]
-        if not boxes:
-            continue
-        best = max(boxes, key=lambda b: min(b["width"], b["height"]))
-        if best["width"] < MIN - 0.5 or best["height"] < MIN - 0.5:
-            found.append(f"{el.evaluate(_DESCRIBE)} {best['width']:.0f}×{best['height']:.0f}")
-    return found
+    return list(page.evaluate(_SMALL_TARGETS, [INTERACTIVE, MIN]))
 
 
 def assert_targets(page: Any, where: str) -> int:
