@@ -51,7 +51,7 @@ def _page(nt: Night, plan_kind: str | None) -> Any:
     return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
                            pot_party=ledger.POT_PARTY, form=form, void_form=VoidForm(),
                            later=payments.later_nights(nt), details=details, money=ledger.night_money(nt),
-                           live_page=url_for("pages.settlement", night_id=nt.id, plan=plan_kind))
+                           page_url=url_for("pages.settlement", night_id=nt.id, plan=plan_kind))
 
 
 @bp.post("/nights/<int:night_id>/payments")

@@ -19,6 +19,9 @@
   var entriesBox = document.getElementById("offline-entries");
   var nextBox = document.getElementById("offline-next");
   var copyAt = parseInt(document.documentElement.getAttribute("data-offline-copy") || "0", 10);
+  // The page this one stands for (referee/pages/addresses.py): the match page also when the address bar shows
+  // a refused round's POST address. Entries are filed under it and compared with it, never with the bar.
+  var here = box.dataset.page ? new URL(box.dataset.page, location.href).pathname : location.pathname;
   var unreachable = false;
   // How many entries the queue sent just before this page was loaded again (said once, on this page).
   var sentBefore = sessionStorage.getItem("referee-sent");
@@ -171,7 +174,7 @@
 
     function make() { return {
       key: key, order: slot ? slot.order : Date.now() + Math.random() / 2, kind: k.kind, id: k.id, seq: k.seq,
-      scope: k.scope, action: k.path, page: location.pathname, night: box.dataset.night || "",
+      scope: k.scope, action: k.path, page: here, night: box.dataset.night || "",
       noun: box.getAttribute("data-t-round") || "",
       body: new URLSearchParams(data).toString(), expected: expected, what: describe(form),
       status: direct ? "sent" : "pending", message: "", other: "", created: Date.now()
@@ -240,7 +243,7 @@
     Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) {
       setTimeout(function () { b.disabled = false; }, 0);
     });
-    if (k.kind === "void" && location.pathname !== "/matches/" + k.id) location.href = "/matches/" + k.id;
+    if (k.kind === "void" && here !== "/matches/" + k.id) location.href = "/matches/" + k.id;
   }
 
   // What the phone is doing while Save is disabled, in the save bar's status line next to the button: the engine
@@ -423,7 +426,7 @@
   }
 
   function formFor(entry) {
-    if (entry.page !== location.pathname) return null;
+    if (entry.page !== here) return null;
     return Array.prototype.find.call(document.querySelectorAll("main form"), function (f) {
       var k = kindOf(f);
       return k && k.path === entry.action;
@@ -493,7 +496,7 @@
       other.className = "offline-other"; other.textContent = t("other", { n: e.expected }) + " " + e.other;
       li.appendChild(other);
     }
-    if (e.page !== location.pathname && status !== "pending") {
+    if (e.page !== here && status !== "pending") {
       var where = document.createElement("p");
       var link = document.createElement("a");
       link.href = e.page; link.textContent = t("elsewhere");

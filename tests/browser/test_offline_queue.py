@@ -526,3 +526,34 @@ def test_a_payment_marked_offline_is_recorded_once(live_server: LiveServer, phon
         assert [(r.void, r.void_reason) for r in rows] == [(True, "wrong payer")]
         db.session.remove()
     assert not offline_noise(watched.problems)
+
+
+def test_a_round_queued_after_a_refusal_is_filed_under_the_match_page(live_server: LiveServer, phone: Any,
+                                                                       artifacts: Path) -> None:
+    """After a refusal online the address bar shows the form's POST address (/matches/N/rounds, a 422).
+
+    A round then queued with no network belongs to the match page: filed under the bar's address,
+    the queue's "fix it in the form" and "where" link and its fresh-token fetch would all point at an
+    address that takes only POST.
+    """
+    from playwright.sync_api import expect
+
+    base, page = live_server.url, phone
+    watched, match = at_the_table(base, page, artifacts)
+    save_round(page, [("Dan", 1)])        # online: 1 of 3 tricks, refused (SK-8)
+    page.locator("#round-form p.error[role=alert]", has_text="SK-8").wait_for()
+    assert page.url == f"{base}/matches/{match['id']}/rounds"
+
+    page.context.set_offline(True)
+    dan = page.locator('#round-form tr[data-name="Dan"]')
+    dan.locator("label.pick").nth(1).tap()  # Dan's 1 tapped again: cleared (he still knocks) ...
+    dan.locator("label.toggle").tap()       # ... and his knock taken back: Bo svängar alone
+    save_round(page)
+    expect(page.locator("#offline-entries li.pending")).to_have_count(1)
+    assert [e["page"] for e in queue(page)] == [f"/matches/{match['id']}"]
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    assert [r[0] for r in stored(live_server.app, match["id"])] == [1]
+    assert not offline_noise(watched.problems)
