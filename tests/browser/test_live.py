@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import PHONE, LiveServer, watch
+from tests.browser.test_offline_queue import night_and_match
 from tests.browser.test_svangknack_night import minor, shown_balances
 
 pytestmark = pytest.mark.browser
@@ -44,10 +45,7 @@ def another_phone(browser: Any) -> Any:
 def test_a_guest_phone_follows_the_leaders_round(live_server: LiveServer, phone: Any, browser: Any,
                                                  artifacts: Path) -> None:
     base = live_server.url
-    night = post(base, "/api/nights", {"name": "Live night", "currency": "SEK", "players": SEATS})
-    match = post(base, f"/api/nights/{night['id']}/matches",
-                 {"game": "svangknack", "players": SEATS, "dealer": "Anna", "stake": "3.00"},
-                 night["edit_token"])
+    night, match = night_and_match(base)
     leader = watch(phone, artifacts, "live-leader-")
     guest = watch(another_phone(browser), artifacts, "live-guest-")
     co_leader = watch(another_phone(browser), artifacts, "live-co-leader-")
@@ -124,10 +122,7 @@ def test_a_page_showing_a_refused_round_still_follows_the_other_phones(live_serv
     console error when a live event crossed a refusal; here it is made to happen every time.
     """
     base = live_server.url
-    night = post(base, "/api/nights", {"name": "Live night", "currency": "SEK", "players": SEATS})
-    match = post(base, f"/api/nights/{night['id']}/matches",
-                 {"game": "svangknack", "players": SEATS, "dealer": "Anna", "stake": "3.00"},
-                 night["edit_token"])
+    night, match = night_and_match(base)
     leader = watch(phone, artifacts, "live-refused-")
     page = leader.page
     page.goto(f"{base}/e/{night['edit_token']}")
