@@ -364,24 +364,29 @@ class Http:
 
 def at_once(port: int, path: str, body: Any, headers: dict[str, str], clients: int) -> list[Reply]:
     """``clients`` phones sending the same POST at the same moment (a barrier), each on its own connection."""
-    barrier = threading.Barrier(clients)
-    replies: list[Reply] = []
-    lock = threading.Lock()
+    return posts_at_once(port, [(path, body, headers)] * clients)
 
-    def client() -> None:
+
+def posts_at_once(port: int, posts: list[tuple[str, Any, dict[str, str]]]) -> list[Reply]:
+    """One phone per ``(path, body, headers)`` POST, all sent at the same moment (a barrier), each on its own
+    connection; the answers in the order of ``posts`` (two different writes racing: which one won?)."""
+    barrier = threading.Barrier(len(posts))
+    replies: list[Reply | None] = [None] * len(posts)
+
+    def client(k: int) -> None:
         http_ = Http(port)
+        path, body, headers = posts[k]
         barrier.wait()
-        reply = http_.request("POST", path, body, headers)
-        with lock:
-            replies.append(reply)
+        replies[k] = http_.request("POST", path, body, headers)
 
-    threads = [threading.Thread(target=client) for _ in range(clients)]
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(len(posts))]
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=60)
-    assert len(replies) == clients, "a client got no answer"
-    return replies
+    answered = [r for r in replies if r is not None]
+    assert len(answered) == len(posts), "a client got no answer"
+    return answered
 
 
 #: Answers after which a write is sent again with the same key: no answer, database away, lost race.

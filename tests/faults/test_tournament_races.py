@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.faults.server import Http, Launcher, Server, at_once, database_url
+from tests.faults.server import Http, Launcher, Server, at_once, database_url, posts_at_once
 
 WORKERS = 4
 CLIENTS = 6
@@ -71,3 +71,76 @@ def test_concurrent_next_draws_one_series_and_pays_prizes_once(server: Server) -
     assert prizes and len(set(payers)) == len(payers)  # one row per player: written once
     assert sum(p["amount_minor"] for p in prizes) == 0
     assert sum(p["amount_minor"] + 500 for p in prizes) + 500 * (6 - len(prizes)) == 3000  # the pool, given out
+
+
+#: Races of a void against the finishing "next" per backend. Each race the void wins reopens the table and is
+#: raced again on the same tournament; each one "next" wins ends it and a new tournament is made.
+RACES = 24
+
+
+def _play_to_the_end(http: Http, table: dict[str, Any]) -> int:
+    """A Schwimmen table played until one player is left (the last still in loses a life); its last round."""
+    token = {"Authorization": f"Bearer {table['table_token']}"}
+    for _ in range(40):
+        state = http.request("GET", f"/api/matches/{table['match']}", headers=token).json()["state"]
+        if state["finished"]:
+            rounds = http.request("GET", f"/api/matches/{table['match']}", headers=token).json()["rounds"]
+            return int(max(r["round"] for r in rounds if not r["void"]))
+        alive = [p for p in table["players"] if not state["players"][p]["out"]]
+        reply = http.request("POST", f"/api/matches/{table['match']}/rounds",
+                             {"ended_by": "knock", "by": alive[0], "losers": [alive[-1]]}, token)
+        assert reply.status == 201, reply.body[:300]
+    raise AssertionError("the table did not finish")
+
+
+def test_a_void_racing_the_finishing_next_is_in_before_the_prizes_or_refused_after(server: Server,
+                                                                                    figures: list[str]) -> None:
+    """The table leader voids the final table's last round at the moment the organiser presses the last "next".
+
+    Either the void is in first (the table plays again, "next" is a 409 naming the table) or the finish is
+    (the prizes are written from the standings, and the void is a 409 naming the tournament, or a 403 when
+    the finish also came before the void's table token was checked: the finish ends it). Never both: a
+    finish counted from a round that a void then takes back would pay prizes the standings no longer give.
+    The order rests on the night's lock that both take (``tables.refuse_if_final``, ``next_series``); without
+    it in the void, PostgreSQL lets both through.
+    """
+    http = Http(server.port)
+    outcomes = {"void first": 0, "finish first": 0}
+    made: dict[str, Any] | None = None
+    for race in range(RACES):
+        if made is None:
+            reply = http.request("POST", "/api/tournaments", {
+                "name": f"Final {race}", "currency": "SEK", "game": "schwimmen", "players": ["A", "B", "C"],
+                "table_size": 3, "format": "knockout", "stake": "1.00", "entry_fee": "5.00", "prizes": [100],
+                "seed": f"race-{race}"})
+            assert reply.status == 201, reply.body[:300]
+            made = reply.json()
+        table = made["tables"][0]
+        last = _play_to_the_end(http, table)
+        edit = {"Authorization": f"Bearer {made['edit_token']}"}
+        finish, void = posts_at_once(server.port, [
+            (f"/api/tournaments/{made['id']}/next", {}, edit),
+            (f"/api/matches/{table['match']}/rounds/{last}/void", {"reason": "wrong loser"},
+             {"Authorization": f"Bearer {table['table_token']}"})])
+        statuses = (finish.status, void.status)
+        match = http.request("GET", f"/api/matches/{table['match']}", headers=edit).json()
+        voided = next(r["void"] for r in match["rounds"] if r["round"] == last)
+        view = http.request("GET", f"/api/tournaments/{made['id']}", headers=edit).json()
+        if statuses == (409, 200):
+            outcomes["void first"] += 1
+            assert voided and not view["finished"] and not match["state"]["finished"], (view, match["state"])
+            assert finish.json()["tables"] == [table["table"]], finish.body[:300]
+            continue
+        # The finish first: the void is refused by the ledger (409, naming the tournament) or, when the finish
+        # was in before the void's token was checked, by the token the finish ended (403).
+        assert statuses in ((200, 409), (200, 403)), (statuses, finish.body[:300], void.body[:300])
+        outcomes["finish first"] += 1
+        assert not voided and view["finished"] and match["state"]["finished"]
+        assert void.status == 403 or void.json()["tournament"] == made["id"], void.body[:300]
+        export = http.request("GET", f"/api/nights/{made['night']}/export.json", headers=edit).json()
+        prizes = {p["payer"]: p["amount_minor"] for p in export["payments"] if p["kind"] == "prize"}
+        champion = next(p for p in table["players"] if not match["state"]["players"][p]["out"])
+        assert prizes == {champion: 1000, **{p: -500 for p in table["players"] if p != champion}}, prizes
+        made = None
+    figures.append(f"void racing the finishing next ({server.url.split(':')[0]}): {RACES} races, "
+                   f"void first {outcomes['void first']}, finish first {outcomes['finish first']}, both never")
