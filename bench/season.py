@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from spread import describe, interleaved  # noqa: E402
+from spread import Runs, describe, interleaved  # noqa: E402
 
 from bench.pdf import PLAYERS, verdict  # noqa: E402  (the 16 players of the PDF benchmark)
 
@@ -62,17 +62,16 @@ GOAL_COLD_RATIO = 3.0
 
 def median_time(fn: Callable[[], Any], runs: int, before: Callable[[], None] | None = None) -> tuple[float, float]:
     """Median wall-clock and median CPU seconds of ``fn`` (CPU: this process only; on a shared
-    machine the wall time also counts waiting for a core)."""
+    machine the wall time also counts waiting for a core), each run timed as ``bench/spread.py`` times
+    its runs: after an untimed full collection (a collection of this process's whole heap, season
+    included, fell on most runs of the cold group page by chance and doubled its median)."""
     fn()  # warm-up
-    times, cpu = [], []
+    timed = Runs()
     for _ in range(runs):
         if before:
             before()
-        start, start_cpu = time.perf_counter(), time.process_time()
-        fn()
-        times.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-    return statistics.median(times), statistics.median(cpu)
+        timed.time(fn)
+    return statistics.median(timed.wall), statistics.median(timed.cpu)
 
 
 def build_season(nights: int) -> tuple[str, int]:
