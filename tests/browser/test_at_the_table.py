@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LiveServer, Watched, second_phone, watch
+from tests.browser.network import back_online
 from tests.browser.polish import assert_axe, every_language
 from tests.browser.table_layout import layout_problems, uncovered
 from tests.browser.test_offline_engine import _engine_kept
@@ -151,8 +152,7 @@ def test_nothing_covers_save_and_the_page_never_widens(live_server: LiveServer, 
     watched.shot("offline", full=False)
     waiting = len(page.evaluate("() => RefereeQueue.all()"))
 
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-queue")).to_be_hidden(timeout=30_000)
     assert [r[0] for r in stored(live_server.app, match["id"])] == list(range(1, 4 + waiting))
     night.check("back online")
@@ -248,8 +248,7 @@ def test_back_online_my_own_rounds_are_mine_and_the_page_is_fresh(live_server: L
     expect(page.locator("#offline-entries li.pending")).to_have_count(1)
     page.locator('#round-form tr[data-name="Anna"] label.pick').nth(1).tap()  # the next round, being tapped
 
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-bar")).to_contain_text("1 väntande post skickades och sparades")
     expect(page.locator("#offline-bar")).not_to_contain_text("Sparad kopia")  # the page is fresh again
     expect(page.locator("html")).not_to_have_attribute("data-offline-copy", re.compile(".*"))

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import LiveServer, require_browser_engine, watch
+from tests.browser.network import back_online
 from tests.browser.table_layout import _LAYOUT
 from tests.browser.test_offline_engine import _engine_kept
 from tests.browser.test_offline_queue import night_and_match, offline_noise, open_controlled, queue, save_round, stored
@@ -91,8 +92,7 @@ def test_saving_offline_says_it_is_checking_until_stored_or_refused(live_server:
 
     # Back online: the round is sent and saved. Then offline again with the engine warm, a round that breaks
     # SK-8 (Anna 1 trick, Cia, who svängar, none: 1 of 3) is refused, and the words go with the refusal.
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-queue")).to_be_hidden(timeout=20_000)
     assert [r[0] for r in stored(live_server.app, match["id"])] == [1]
     page.goto(f"{base}/matches/{match['id']}")

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import LiveServer, require_browser_engine, watch
+from tests.browser.network import back_online
 from tests.browser.test_offline_queue import at_the_table, offline_noise, queue, save_round, stored
 
 pytestmark = pytest.mark.browser
@@ -129,8 +130,7 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     expect(refusal).to_contain_text("Dan")
     expect(page.locator("#offline-entries li.pending")).to_have_count(2)
 
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-queue")).to_be_hidden()
     assert [r[0] for r in stored(live_server.app, match["id"])] == [1, 2]
     page.goto(f"{base}/matches/{match['id']}")
@@ -176,8 +176,7 @@ def test_a_schloapfer_deal_waiting_offline_shows_the_next_deal_as_the_server_wil
     assert expected["deal-no"] == "2" and expected["dealer"] != before["dealer"]
     watched.shot("projected", full=False)
 
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-entries li")).to_have_count(0)
     page.goto(f"{base}/matches/{match['id']}")
     expect(page.locator(".offline-expected")).to_have_count(0)

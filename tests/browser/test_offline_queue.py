@@ -26,6 +26,7 @@ import pytest
 from sqlalchemy import select
 
 from tests.browser.conftest import PHONE, LiveServer, Watched, second_phone, watch
+from tests.browser.network import back_online
 from tests.components import free_port
 from tests.conftest import make_app
 
@@ -232,8 +233,7 @@ def test_three_rounds_offline_survive_a_reload_and_are_stored_once_in_order(
     assert [e["key"] for e in queue(page)] == keys
     assert page.locator("html").get_attribute("data-offline-copy")
 
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-bar")).to_contain_text("3 waiting entries were sent and saved.")
     expect(page.locator("#offline-queue")).to_be_hidden()
     assert stored(live_server.app, match["id"]) == [(1, keys[0], False), (2, keys[1], False), (3, keys[2], False)]
@@ -255,8 +255,7 @@ def test_a_refused_round_shows_its_rule_and_nothing_else_is_lost(live_server: Li
     expect(page.locator("#offline-entries li.pending")).to_have_count(3)
     keys = [e["key"] for e in queue(page)]
 
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     refused = page.locator("#offline-entries li.refused")
     expect(refused).to_have_count(1)
     expect(refused.locator("strong")).to_have_text("Round 2")
@@ -284,8 +283,7 @@ def test_a_refused_round_can_be_fixed_in_the_form(live_server: LiveServer, phone
     page.context.set_offline(True)
     save_round(page, [("Dan", 1)])        # round 1: 1 of 3 tricks, SK-8
     expect(page.locator("#offline-entries li.pending")).to_have_count(1)
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     refused = page.locator("#offline-entries li.refused")
     expect(refused.locator(".offline-message")).to_contain_text("SK-8")
     refused.locator(".offline-fix").tap()
@@ -323,8 +321,7 @@ def test_two_phones_enter_round_5_the_offline_one_ends_in_a_shown_conflict(
     save_round(other.page, [(others_pick, 1), (other_sv, 2)])  # the other phone's round 5, online
     expect(other.page.locator(".history li")).to_have_count(5)
 
-    leader.page.context.set_offline(False)
-    leader.page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(leader.page)
     conflict = leader.page.locator("#offline-entries li.conflict")
     expect(conflict).to_have_count(1)
     expect(conflict.locator("strong")).to_have_text("Round 5")
@@ -421,8 +418,7 @@ def test_a_void_and_a_close_tapped_offline_are_sent_in_order(live_server: LiveSe
     assert asked == ["Close the match?", "Close the match?"]
     assert stored(live_server.app, match["id"]) == [(1, stored(live_server.app, match["id"])[0][1], False)]
 
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-bar")).to_contain_text("2 waiting entries were sent and saved.")
     events = stored(live_server.app, match["id"])
     assert [(seq, void) for seq, _key, void in events] == [(1, True), (2, False)]  # the void, then the close
@@ -462,8 +458,7 @@ def test_the_queue_survives_closing_the_browser(live_server: LiveServer, browser
         watched = watch(page, artifacts, "offline-reopen-")
         page.goto(f"{base}/matches/{match['id']}")  # the worker's copy; the queue from the phone's storage
         expect(page.locator("#offline-entries li.pending strong")).to_have_text(["Round 1"])
-        context.set_offline(False)
-        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        back_online(page)
         expect(page.locator(".history li")).to_have_count(1)
         assert stored(live_server.app, match["id"]) == [(1, key, False)]
         assert not offline_noise(watched.problems)
@@ -492,8 +487,7 @@ def test_a_payment_marked_offline_is_recorded_once(live_server: LiveServer, phon
     expect(page.locator("#offline-entries li.pending strong")).to_have_text(["Payment"])
     expect(page.locator("#offline-entries li.pending .offline-what")).to_contain_text("2.00")
 
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-bar")).to_contain_text("1 waiting entry was sent and saved.")
     with live_server.app.app_context():
         assert db.session.query(Payment).filter_by(night_id=night["id"]).count() == 1
@@ -516,8 +510,7 @@ def test_a_payment_marked_offline_is_recorded_once(live_server: LiveServer, phon
     expect(page.locator("#offline-bar")).to_contain_text("1 entry waits to be sent.")
     expect(page.locator("#offline-bar")).not_to_contain_text("sent and saved")  # that was the payment, before
     watched.shot("void-pending", full=False)
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-bar")).to_contain_text("1 waiting entry was sent and saved.")
     expect(page.locator("#offline-entries li")).to_have_count(0)
     expect(page.locator(".void-reason")).to_contain_text("wrong payer")  # the page again, from the server
@@ -552,8 +545,7 @@ def test_a_round_queued_after_a_refusal_is_filed_under_the_match_page(live_serve
     expect(page.locator("#offline-entries li.pending")).to_have_count(1)
     assert [e["page"] for e in queue(page)] == [f"/matches/{match['id']}"]
 
-    page.context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(page)
     expect(page.locator("#offline-queue")).to_be_hidden()
     assert [r[0] for r in stored(live_server.app, match["id"])] == [1]
     assert not offline_noise(watched.problems)
