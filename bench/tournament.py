@@ -260,7 +260,7 @@ def run_backend(backend: str, args: argparse.Namespace) -> Figures | None:
             pg = PostgresServer()
             pg.start()
             url = pg.create_database("tourn_bench")
-        for k in range(2 if backend == "postgres" else 1):
+        for k in range(args.servers if backend == "postgres" else 1):
             (workdir / str(k)).mkdir()
             server = Server(workdir / str(k), 2, url, threads=THREADS)
             server.env["LIVE_STREAMS"] = str(LIVE_STREAMS)
@@ -273,7 +273,9 @@ def run_backend(backend: str, args: argparse.Namespace) -> Figures | None:
                 target=_proxy_process, args=([s.port for s in servers], child), daemon=True)
             proxy.start()
             port = int(parent.recv())
-        where = "SQLite, one server" if backend == "sqlite" else "PostgreSQL, two servers behind the balancer"
+        where = ("SQLite, one server" if backend == "sqlite" else
+                 f"PostgreSQL, {len(servers)} servers behind the balancer" if len(servers) > 1 else
+                 "PostgreSQL, one server, no balancer")
         print(f"{backend}: {where}, each gunicorn 2 gthread workers x {THREADS} threads; {args.tables} tables "
               f"of {SEATS}, {args.blocks} blocks of {args.block:g} s each way; {machine()}", flush=True)
         evening(port, args, figures, servers)
@@ -346,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blocks", type=int, default=3, help="blocks of each condition, alternating (3)")
     parser.add_argument("--halls", type=int, default=2, help="hall displays (2; 0: what the phones alone cost)")
     parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--servers", type=int, default=2,
+                        help="PostgreSQL's app servers (2, behind the balancer; 1: no balancer, to see what it costs)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2 blocks of 2 s each way")
     args = parser.parse_args(argv)
     if args.quick:
