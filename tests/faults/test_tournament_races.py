@@ -82,10 +82,10 @@ def _play_to_the_end(http: Http, table: dict[str, Any]) -> int:
     """A Schwimmen table played until one player is left (the last still in loses a life); its last round."""
     token = {"Authorization": f"Bearer {table['table_token']}"}
     for _ in range(40):
-        state = http.request("GET", f"/api/matches/{table['match']}", headers=token).json()["state"]
+        match = http.request("GET", f"/api/matches/{table['match']}", headers=token).json()
+        state = match["state"]
         if state["finished"]:
-            rounds = http.request("GET", f"/api/matches/{table['match']}", headers=token).json()["rounds"]
-            return int(max(r["round"] for r in rounds if not r["void"]))
+            return int(max(r["round"] for r in match["rounds"] if not r["void"]))
         alive = [p for p in table["players"] if not state["players"][p]["out"]]
         reply = http.request("POST", f"/api/matches/{table['match']}/rounds",
                              {"ended_by": "knock", "by": alive[0], "losers": [alive[-1]]}, token)
