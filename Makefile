@@ -114,7 +114,7 @@ deps-system:
 ## PYTEST_ARGS are added last (`PYTEST_ARGS="tests/engine -k kul" make test`).
 PYTEST_WORKERS ?= 2
 test: $(VENV)/.installed-test translations deps-system browser-engine axe api-docs static-compressed
-	$(VENV)/bin/ruff check referee tests bench
+	$(VENV)/bin/ruff check referee tests bench gunicorn.conf.py
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 

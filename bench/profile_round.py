@@ -1,7 +1,8 @@
 """Where a round entry's CPU goes: in-process, no server, no sockets.
 
 Run from the repository root: ``.venv/bin/python bench/profile_round.py``
-(``--profile`` adds cProfile's top functions, ``-n`` the number of requests).
+(``--profile`` adds cProfile's top functions, ``-n`` the number of requests,
+``--postgres`` runs it on a private PostgreSQL cluster instead of SQLite).
 
 It creates the app on a temporary SQLite database (as the tests do), a night
 and a Svängknack match through the JSON API, then times ``POST
@@ -32,11 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva"]
 
 
-def make_app(workdir: Path) -> Any:
+def make_app(workdir: Path, url: str | None = None) -> Any:
     from referee import create_app
     from referee.models import db
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{workdir / 'bench.sqlite3'}",
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{workdir / 'bench.sqlite3'}",
                       "SECRET_KEY": "bench", "INSTANCE_PATH": str(workdir), "BENCH": True})
     with app.app_context():
         db.create_all()
@@ -106,13 +107,27 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=2000, help="requests per kind (2000)")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions (slower)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="on a private PostgreSQL cluster (as the tests start theirs) instead of SQLite")
     args = parser.parse_args(argv)
+    pg: Any = None
     with tempfile.TemporaryDirectory(prefix="referee-profile-") as tmp:
-        app = make_app(Path(tmp))
-        client = app.test_client()
-        player = Player(client, random.Random(1))
-        round_ms, round_prof = cpu_ms(player.enter, args.n, args.profile)
-        floor_ms, floor_prof = cpu_ms(lambda: floor(client), args.n, args.profile)
+        url = None
+        if args.postgres:
+            from tests.components import PostgresServer
+
+            pg = PostgresServer()
+            pg.start()
+            url = pg.create_database("profile_round")
+        try:
+            app = make_app(Path(tmp), url)
+            client = app.test_client()
+            player = Player(client, random.Random(1))
+            round_ms, round_prof = cpu_ms(player.enter, args.n, args.profile)
+            floor_ms, floor_prof = cpu_ms(lambda: floor(client), args.n, args.profile)
+        finally:
+            if pg is not None:
+                pg.stop()
     if args.profile:
         print("=== round entry ===\n" + round_prof)
         print("=== floor ===\n" + floor_prof)

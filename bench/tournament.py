@@ -15,8 +15,9 @@ process's interpreter lock). It creates the tournament (``POST /api/tournaments`
 - **with viewers**: the same, while every player's phone follows the night's live stream for its table
   (``GET /api/nights/<id>/live?match=``; the leader's phone with the table token, the others with the view
   token) and two hall displays follow the whole night and re-read ``GET /api/tournaments/<id>`` when events
-  arrive (one read at a time; events that arrive during a read make one more read after it, as a page that
-  never queues reads behind each other). The phones hang up at the end of the block.
+  arrive (one read at a time and at most one a second, as ``static/js/live.js`` fetches a page that follows the
+  whole night; events that arrive during a read or the wait make one more read after it). The phones hang up at
+  the end of the block.
 
 Printed: round entry p50/p99 and rounds/s per condition; the delay from a round's ``201`` (as its leader saw
 it) to each phone's event and to the end of the first hall read that began after the hall's event (p50/p99);
@@ -63,6 +64,8 @@ THREADS = 400
 LIVE_STREAMS = THREADS - 60
 #: A stream's server thread notices a phone that hung up within ``referee.live.LOOK`` (2 s).
 HANG_UP = 2.5
+#: A page following the whole night fetches itself at most once in this many seconds (static/js/live.js ``GAP``).
+HALL_GAP = 1.0
 #: After a block, how long the phones' last events and the halls' last reads may take; later is "missing".
 SETTLE = 15.0
 
@@ -99,9 +102,13 @@ class Hall(Viewer):
 
     def _read_loop(self) -> None:
         client = Client(self.port, {"Authorization": f"Bearer {self.token}"})
+        last = -HALL_GAP
         while not self.closed:
             if not self.dirty.wait(0.2):
                 continue
+            if (wait := last + HALL_GAP - time.monotonic()) > 0:  # at most one read a second, as the page
+                time.sleep(wait)
+            last = time.monotonic()
             self.reading = True
             self.dirty.clear()
             began = time.monotonic()
@@ -145,6 +152,7 @@ class Figures:
     hall_reads: list[float] = field(default_factory=list)  # seconds each GET /api/tournaments/<id> took
     hall_failed: list[int] = field(default_factory=list)
     memory: dict[str, int] = field(default_factory=dict)  # KiB, all servers: idle, streams open, end
+    cpu: dict[str, float] = field(default_factory=lambda: {"without": 0.0, "with": 0.0})  # servers' CPU seconds
 
     def ratios(self) -> list[float]:
         return [w / o for w, o in zip(self.rates["with"], self.rates["without"], strict=True) if o]
@@ -223,11 +231,13 @@ def evening(port: int, args: argparse.Namespace, figures: Figures, servers: list
             print(f"  block {b + 1}/{args.blocks} {condition} viewers ...", flush=True)
             for t in tables:  # gunicorn dropped the idle kept-alive connection (keepalive 2 s): a fresh one
                 t.client.close()
+            cpu = sum(s.cpu_seconds() for s in servers)
             if condition == "with":
                 timings, seconds = with_viewers(port, tour, tables, args.block, args.halls, figures, servers)
                 time.sleep(HANG_UP if args.block >= 5 else 0.5)  # the server lets the streams go
             else:
                 timings, seconds = enter_rounds(tables, args.block)
+            figures.cpu[condition] += sum(s.cpu_seconds() for s in servers) - cpu
             figures.rounds[condition].merge(timings)
             figures.seconds[condition] += seconds
             figures.rates[condition].append(len(timings.ok) / seconds)
@@ -317,6 +327,9 @@ def report(f: Figures, args: argparse.Namespace) -> list[str]:
           f"(reads {len(f.hall_reads)}{f', failed {f.hall_failed[:5]}' if f.hall_failed else ''})")
     print(f"hall's GET /api/tournaments:  p50 {ms(percentile(f.hall_reads, 50))}  "
           f"p99 {ms(percentile(f.hall_reads, 99))}  (one read at a time per hall)")
+    cpu = {k: f.cpu[k] / len(t.ok) * 1000 if t.ok else float("nan") for k, t in f.rounds.items()}
+    print(f"servers' CPU per round entered: without viewers {cpu['without']:.1f} ms, with {cpu['with']:.1f} ms "
+          f"(all the servers' work in the block, the streams' and the halls' reads included)")
     mem = f.memory
     print(f"server memory (RSS, {'both servers' if f.backend == 'postgres' else 'master + workers'}): "
           f"idle {mem['idle'] / 1024:.0f} MiB, streams open {mem['streams'] / 1024:.0f} MiB, "

@@ -1,4 +1,4 @@
-"""A bare endpoint for ``bench/load.py``: one SQLite insert, nothing else.
+"""A bare endpoint for ``bench/load.py``: one insert, nothing else.
 
 It measures the floor a round entry is compared with (same app, same
 server, same database). Registered only when ``REFEREE_BENCH=1``.
@@ -26,4 +26,5 @@ def register(app: Flask) -> None:
     """Add the endpoint and its table (created once, outside the measured path)."""
     app.register_blueprint(bp)
     with app.app_context(), writing():
-        db.session.execute(text("CREATE TABLE IF NOT EXISTS bench_floor (id INTEGER PRIMARY KEY, note TEXT)"))
+        key = "SERIAL" if db.engine.dialect.name == "postgresql" else "INTEGER"  # an id that numbers itself
+        db.session.execute(text(f"CREATE TABLE IF NOT EXISTS bench_floor (id {key} PRIMARY KEY, note TEXT)"))

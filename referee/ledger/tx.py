@@ -102,13 +102,17 @@ def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
         # (bench/tournament.py, docs/speed.md). Nothing is written yet; loaded objects keep their values.
         db.session.commit()
     queue = WRITERS.hold(url.database, uri=url.query.get("uri") == "true") if sqlite else nullcontext()
-    with queue, _write_transaction(fresh, idem):
+    with queue, _write_transaction(fresh, idem, sqlite):
         yield
 
 
 @contextmanager
-def _write_transaction(fresh: bool, idem: Idem | None = None) -> Iterator[None]:
-    db.session.commit()  # end the read transaction (nothing to write)
+def _write_transaction(fresh: bool, idem: Idem | None, sqlite: bool) -> Iterator[None]:
+    if sqlite:
+        db.session.commit()  # end the read transaction (nothing to write): the write begins IMMEDIATE
+    # PostgreSQL goes on in the read's transaction: under READ COMMITTED each statement sees every commit
+    # so far, so a new transaction would see nothing more; it would cost a COMMIT, a BEGIN and a pooled
+    # connection's check (pool_pre_ping) out of the 16 round trips of a round entry (bench/profile_round.py).
     if fresh:
         db.session.expire_all()
     token = _immediate.set(True)

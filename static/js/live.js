@@ -12,6 +12,13 @@
   var version = parseInt(box.dataset.version, 10) || 0;
   var matchId = box.dataset.match ? parseInt(box.dataset.match, 10) : null;
   var busy = false, again = false;
+  // A page that follows the whole night (no data-match: the night's and the tournament's pages, the hall
+  // display, a player's own view, the settlement) fetches itself at most once a second. At a club evening of 40 tables the night changes a hundred
+  // times a second: two hall displays fetching back to back cost the server a quarter as much CPU again as the
+  // rounds themselves (bench/tournament.py, docs/speed.md). A match's page follows one table's changes and
+  // fetches at once.
+  var GAP = matchId === null ? 1000 : 0;
+  var last = -Infinity, timer = null;
 
   function markDirty(ev) {
     var form = ev.target && ev.target.form;
@@ -66,8 +73,12 @@
   }
 
   function refresh() {
+    if (timer) return;  // a fetch is due already: it will show this change too
     if (busy) { again = true; return; }
+    var wait = last + GAP - Date.now();
+    if (wait > 0) { timer = setTimeout(function () { timer = null; refresh(); }, wait); return; }
     busy = true;
+    last = Date.now();
     fetch(box.dataset.page || location.href, {credentials: "same-origin", headers: {"X-Live": "1"}})
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) { if (html) apply(new DOMParser().parseFromString(html, "text/html")); })

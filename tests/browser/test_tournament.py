@@ -180,6 +180,27 @@ def test_the_hall_display_fits_40_tables_of_5_and_follows_a_round_live(live_serv
     top = page.locator(".hall-standings tr").first.locator("td.num").inner_text()
     assert top.replace("\u00a0", " ").startswith("SEK"), top
     hall.shot("after-round", full=False)
+    # Eight tables enter a round each at once: the hall shows every one of them.
+    for table in made["tables"][1:9]:
+        lone_round(base, table, table["table_token"])
+    page.wait_for_function("() => document.querySelectorAll('.hall-standings td.num.pos').length >= 9")
+    # A page following the whole night fetches itself at most once a second (static/js/live.js GAP): six
+    # changes 100 ms apart make one fetch at once and one a second later, not six fetches back to back.
+    page.wait_for_timeout(1100)  # the burst's own fetch is over a second ago
+    since = page.evaluate("""() => new Promise(done => {
+        const since = performance.now();
+        let n = 0;
+        const tick = setInterval(() => {
+            document.dispatchEvent(new Event('live:refresh'));
+            if (++n === 6) { clearInterval(tick); done(since); }
+        }, 100);
+    })""")
+    fetches = """since => performance.getEntriesByType('resource').filter(e => e.initiatorType === 'fetch'
+        && e.name.indexOf('/hall') > 0 && e.startTime >= since).map(e => [e.startTime, e.responseEnd])"""
+    page.wait_for_function(f"since => ({fetches})(since).length >= 2", arg=since)
+    page.wait_for_timeout(300)  # room for a third fetch, were there one
+    starts = [start for start, _end in page.evaluate(fetches, since)]
+    assert len(starts) == 2 and starts[1] - starts[0] >= 950, starts
     assert not hall.problems, hall.problems
 
 
