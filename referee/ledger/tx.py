@@ -81,10 +81,12 @@ def configure_engine(engine: Engine) -> None:
 def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
     """A write transaction: committed at the end, rolled back on any error.
 
-    Any read transaction is ended first (on SQLite before this writer queues,
+    On SQLite any read transaction is ended first (before this writer queues,
     so that no queued writer holds a pooled connection), so the write starts with the write
-    lock (SQLite ``BEGIN IMMEDIATE``, after this process's other writers and
-    the other processes' ones: :mod:`referee.writer_lock`). ``fresh=False``
+    lock (``BEGIN IMMEDIATE``, after this process's other writers and
+    the other processes' ones: :mod:`referee.writer_lock`). On PostgreSQL the
+    write goes on in the read's transaction (READ COMMITTED: each statement
+    sees every commit so far). ``fresh=False``
     keeps the objects already loaded (the caller checks the snapshot version
     itself); otherwise they are reloaded inside the write transaction.
 

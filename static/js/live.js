@@ -13,10 +13,10 @@
   var matchId = box.dataset.match ? parseInt(box.dataset.match, 10) : null;
   var busy = false, again = false;
   // A page that follows the whole night (no data-match: the night's and the tournament's pages, the hall
-  // display, a player's own view, the settlement) fetches itself at most once a second. At a club evening of 40 tables the night changes a hundred
-  // times a second: two hall displays fetching back to back cost the server a quarter as much CPU again as the
-  // rounds themselves (bench/tournament.py, docs/speed.md). A match's page follows one table's changes and
-  // fetches at once.
+  // display, a player's own view, the settlement) fetches itself at most once a second. At a club evening of
+  // 40 tables the night changes a hundred times a second: two hall displays fetching back to back added about a
+  // sixth to the server's CPU per round (bench/tournament.py, docs/speed.md). A match's page follows one
+  // table's changes and fetches at once.
   var GAP = matchId === null ? 1000 : 0;
   var last = -Infinity, timer = null;
 
