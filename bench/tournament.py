@@ -12,15 +12,19 @@ process's interpreter lock). It creates the tournament (``POST /api/tournaments`
 
 - **without viewers**: each table's leader (its table token, kept-alive connection) enters valid Svängknack
   rounds as fast as the server takes them (``POST /api/matches/<id>/rounds``, as ``bench/load.py`` makes them);
-- **with viewers**: the same, while every player's phone follows the night's live stream for its table
-  (``GET /api/nights/<id>/live?match=``; the leader's phone with the table token, the others with the view
-  token) and two hall displays follow the whole night and re-read ``GET /api/tournaments/<id>`` when events
-  arrive (one read at a time and at most one a second, as ``static/js/live.js`` fetches a page that follows the
-  whole night; events that arrive during a read or the wait make one more read after it). The phones hang up at
-  the end of the block.
+- **with viewers**: the same, while every player's phone follows its table as ``static/js/live.js`` does: the
+  night's live stream for its table (``GET /api/nights/<id>/live?match=``), and after each of its table's
+  rounds a fetch of the table's match page (``GET /matches/<id>``, ``X-Live``, one at a time; events during a
+  fetch make one more after it), through the session of the view link (``/v/<token>``) it opened first. The
+  leader's phone (the table link) holds the stream and fetches nothing on its own rounds, as live.js (the
+  leaders here enter by the API). Two hall displays follow the whole night and fetch the hall page
+  (``/tournaments/<id>/hall``) at most once a second, as live.js fetches a page that follows the whole night.
+  ``--phones stream``: the phones hold the stream only (the model of the figures before 2026-11-26 evening).
+  The phones hang up at the end of the block.
 
 Printed: round entry p50/p99 and rounds/s per condition; the delay from a round's ``201`` (as its leader saw
-it) to each phone's event and to the end of the first hall read that began after the hall's event (p50/p99);
+it) to each phone's event, to the end of the phone's first page fetch that began after it, and to the end of
+the first hall fetch that began after the hall's event (p50/p99);
 the servers' memory (RSS of masters and workers); PASS/MISS for the goals. The ratio of round entry with the
 viewers to without is taken per pair of neighbouring blocks; its median and spread are judged with
 ``bench/spread.py`` (SPREAD when the spread crosses the goal). Latency is closed-loop (leaders that never
@@ -82,54 +86,75 @@ class Table(NightMatch):
         self.answered: dict[int, float] = {}
 
 
-class Hall(Viewer):
-    """A hall display: the whole night's stream; each burst of events makes it read the tournament again."""
+class Follower(Viewer):
+    """A page that follows the night live, as ``static/js/live.js`` does it: the stream, and a fetch of the page.
 
-    def __init__(self, port: int, night: int, view_token: str, tournament: int) -> None:
-        super().__init__(port, night, view_token, 0, whole_night=True)
-        self.path = f"/api/tournaments/{tournament}"
+    Each event the page shows (a match page: its match's and the night-wide ones; a page of the whole night:
+    all) makes the page fetch itself again with ``X-Live``: one fetch at a time, at most one per ``gap``
+    seconds (live.js ``GAP``: 0 for a match page, 1 s for the hall), events during a fetch or the wait make
+    one more fetch after it. The phone first opens its link (``/v/<view token>``, a table leader's
+    ``/t/<table token>``) for the session cookie that carries its right, as a scanned QR code does. With
+    ``page`` None only the stream is held (``--phones stream``: the figures before the phones fetched).
+    """
+
+    def __init__(self, port: int, night: int, token: str, match_id: int, *, whole_night: bool,
+                 page: str | None, link: str, gap: float) -> None:
+        super().__init__(port, night, token, match_id, whole_night=whole_night)
+        self.whole_night, self.page, self.link, self.gap = whole_night, page, link, gap
         self.seen: dict[tuple[int, int], float] = {}  # (match, round) -> when its event arrived
-        self.reads: list[tuple[float, float]] = []  # (began, ended) of each successful read
+        self.reads: list[tuple[float, float]] = []  # (began, ended) of each successful fetch
         self.failed: list[int] = []
         self.dirty = threading.Event()
         self.reading = False
         self.reader = threading.Thread(target=self._read_loop, daemon=True)
+        self.client = Client(port)
 
     def on_event(self, event: dict[str, Any], now: float) -> None:
+        super().on_event(event, now)
         if event["what"] == "round" and event["match"] is not None:
             self.seen.setdefault((event["match"], event["round_no"]), now)
-        self.dirty.set()
+        if self.page is not None and (self.whole_night or event["match"] in (None, self.match_id)):
+            self.dirty.set()
+
+    def prepare(self) -> None:
+        """Open the link (its right goes into the session cookie); before the block, not timed."""
+        if self.page is not None:
+            status, _, _ = self.client.request("GET", self.link)
+            if status != 302:
+                raise RuntimeError(f"{self.link.split('/')[1]} link answered {status}")
 
     def _read_loop(self) -> None:
-        client = Client(self.port, {"Authorization": f"Bearer {self.token}"})
-        last = -HALL_GAP
+        last = -self.gap
         while not self.closed:
             if not self.dirty.wait(0.2):
                 continue
-            if (wait := last + HALL_GAP - time.monotonic()) > 0:  # at most one read a second, as the page
+            if (wait := last + self.gap - time.monotonic()) > 0:  # at most one fetch per gap, as the page
                 time.sleep(wait)
             last = time.monotonic()
             self.reading = True
             self.dirty.clear()
             began = time.monotonic()
-            status, _, _ = client.request("GET", self.path)
+            status, _, _ = self.client.request("GET", self.page or "", headers={"X-Live": "1"})
+            if status == 0:  # the server closed the idle kept-alive connection (2 s): once more, as a browser does
+                status, _, _ = self.client.request("GET", self.page or "", headers={"X-Live": "1"})
             self.reading = False
             if status == 200:
                 self.reads.append((began, time.monotonic()))
             else:
                 self.failed.append(status)
-        client.close()
+        self.client.close()
 
     def start(self) -> None:
         super().start()
-        self.reader.start()
+        if self.page is not None:
+            self.reader.start()
 
     def idle(self) -> bool:
-        """No read running and none due: the display shows every event it heard."""
+        """No fetch running and none due: the page shows every event it heard."""
         return not self.reading and not self.dirty.is_set()
 
     def updated(self, match: int, round_no: int) -> float | None:
-        """When the hall showed the round: the end of the first read that began after the round's event."""
+        """When the page showed the round: the end of the first fetch that began after the round's event."""
         arrived = self.seen.get((match, round_no))
         if arrived is None:
             return None
@@ -149,7 +174,11 @@ class Figures:
     halls: list[float] = field(default_factory=list)
     missing_events: int = 0
     missing_halls: int = 0
-    hall_reads: list[float] = field(default_factory=list)  # seconds each GET /api/tournaments/<id> took
+    hall_reads: list[float] = field(default_factory=list)  # seconds each fetch of the hall page took
+    pages: list[float] = field(default_factory=list)  # from a round's 201 to each phone's page showing it
+    missing_pages: int = 0
+    page_reads: list[float] = field(default_factory=list)  # seconds each fetch of a phone's match page took
+    page_failed: list[int] = field(default_factory=list)
     hall_failed: list[int] = field(default_factory=list)
     memory: dict[str, int] = field(default_factory=dict)  # KiB, all servers: idle, streams open, end
     cpu: dict[str, float] = field(default_factory=lambda: {"without": 0.0, "with": 0.0})  # servers' CPU seconds
@@ -167,13 +196,26 @@ def create(port: int, tables: int) -> dict[str, Any]:
     return Client(port).json("POST", "/api/tournaments", body)
 
 
-def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], block: float, halls_count: int,
+def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], args: argparse.Namespace,
                  figures: Figures, servers: list[Server]) -> tuple[Timings, float]:
-    """One block with every player's phone and two hall displays on the stream; the delays go into ``figures``."""
+    """One block with every player's phone on its table's page and the hall displays; the delays go into ``figures``.
+
+    The first seat's phone is its table leader's (the table link): it holds the stream, and fetches nothing
+    on its own table's rounds, as live.js (the page its own round form answered with is newer than the
+    event; this bench's leaders enter by the API, whose answer is the state). The four others opened the
+    view link and fetch their table's match page after each of its rounds (``--phones stream``: they hold
+    the stream only and fetch nothing, the model of the figures before 2026-11-26 evening).
+    """
     night, view = tour["night"], tour["view_token"]
-    phones = [Viewer(port, night, t.edit_token if seat == 0 else view, t.id, whole_night=False)
+    fetch = args.phones == "page"
+    phones = [Follower(port, night, t.edit_token if seat == 0 else view, t.id, whole_night=False,
+                       page=f"/matches/{t.id}" if fetch and seat else None,
+                       link=f"/t/{t.edit_token}" if seat == 0 else f"/v/{view}", gap=0.0)
               for t in tables for seat in range(len(t.players))]
-    halls = [Hall(port, night, view, tour["id"]) for _ in range(halls_count)]
+    halls = [Follower(port, night, view, 0, whole_night=True, page=f"/tournaments/{tour['id']}/hall",
+                      link=f"/v/{view}", gap=HALL_GAP) for _ in range(args.halls)]
+    for v in [*phones, *halls]:
+        v.prepare()
     for v in [*phones, *halls]:
         v.start()
     deadline = time.monotonic() + 60  # one deadline for all: a stream that never opens costs 60 s, not 60 s each
@@ -184,13 +226,13 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], block: fl
         raise RuntimeError(f"{len(failed)} of {len(phones) + len(halls)} streams did not open: {failed[:3]}")
     for t in tables:
         t.answered.clear()
-    timings, seconds = enter_rounds(tables, block)
+    timings, seconds = enter_rounds(tables, args.block)
     memory = sum(s.memory_kib() for s in servers)
     figures.memory["streams"] = max(figures.memory.get("streams", 0), memory)
     by_id = {t.id: t for t in tables}
     settle = time.monotonic() + SETTLE  # the last events and hall reads are on their way: wait for them
     while time.monotonic() < settle and not (
-            all(set(by_id[p.match_id].answered) <= set(p.arrived) for p in phones)
+            all(set(by_id[p.match_id].answered) <= set(p.arrived) and p.idle() for p in phones)
             and all(h.idle() and len(h.seen) >= sum(len(t.answered) for t in tables) for h in halls)):
         time.sleep(0.1)
     for v in [*phones, *halls]:
@@ -202,6 +244,14 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], block: fl
                 figures.missing_events += 1
             else:
                 figures.events.append(max(0.0, arrived - answered))
+            if phone.page is not None:
+                shown = phone.updated(phone.match_id, round_no)
+                if shown is None:
+                    figures.missing_pages += 1
+                else:
+                    figures.pages.append(max(0.0, shown - answered))
+        figures.page_reads += [ended - began for began, ended in phone.reads]
+        figures.page_failed += phone.failed
     for hall in halls:
         figures.hall_reads += [ended - began for began, ended in hall.reads]
         figures.hall_failed += hall.failed
@@ -233,7 +283,7 @@ def evening(port: int, args: argparse.Namespace, figures: Figures, servers: list
                 t.client.close()
             cpu = sum(s.cpu_seconds() for s in servers)
             if condition == "with":
-                timings, seconds = with_viewers(port, tour, tables, args.block, args.halls, figures, servers)
+                timings, seconds = with_viewers(port, tour, tables, args, figures, servers)
                 time.sleep(HANG_UP if args.block >= 5 else 0.5)  # the server lets the streams go
             else:
                 timings, seconds = enter_rounds(tables, args.block)
@@ -325,8 +375,13 @@ def report(f: Figures, args: argparse.Namespace) -> list[str]:
     print(f"hall display updated after:   p50 {ms(percentile(f.halls, 50))}  p99 {ms(percentile(f.halls, 99))}  "
           f"max {ms(max(f.halls, default=float('nan')))}  rounds={len(f.halls)} missing={f.missing_halls}  "
           f"(reads {len(f.hall_reads)}{f', failed {f.hall_failed[:5]}' if f.hall_failed else ''})")
-    print(f"hall's GET /api/tournaments:  p50 {ms(percentile(f.hall_reads, 50))}  "
-          f"p99 {ms(percentile(f.hall_reads, 99))}  (one read at a time per hall)")
+    print(f"hall page's fetch:            p50 {ms(percentile(f.hall_reads, 50))}  "
+          f"p99 {ms(percentile(f.hall_reads, 99))}  (one fetch at a time per hall)")
+    if args.phones == "page":
+        print(f"phone's page shown after:     p50 {ms(percentile(f.pages, 50))}  p99 {ms(percentile(f.pages, 99))}  "
+              f"rounds={len(f.pages)} missing={f.missing_pages}  (fetches {len(f.page_reads)}, "
+              f"p50 {ms(percentile(f.page_reads, 50))}, p99 {ms(percentile(f.page_reads, 99))}"
+              f"{f', failed {f.page_failed[:5]}' if f.page_failed else ''})")
     cpu = {k: f.cpu[k] / len(t.ok) * 1000 if t.ok else float("nan") for k, t in f.rounds.items()}
     print(f"servers' CPU per round entered: without viewers {cpu['without']:.1f} ms, with {cpu['with']:.1f} ms "
           f"(all the servers' work in the block, the streams' and the halls' reads included)")
@@ -363,6 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--servers", type=int, default=2,
                         help="PostgreSQL's app servers (2, behind the balancer; 1: no balancer, to see what it costs)")
+    parser.add_argument("--phones", choices=("page", "stream"), default="page",
+                        help="page: each phone fetches its table's page after its events, as live.js (the default); "
+                             "stream: the phones hold the stream only (the figures before 2026-11-26 evening)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2 blocks of 2 s each way")
     args = parser.parse_args(argv)
     if args.quick:

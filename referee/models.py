@@ -15,8 +15,8 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint, event
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint, event, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, object_session, relationship
 
 
 class Base(DeclarativeBase):
@@ -106,6 +106,11 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     #: Grows by one with every write to the night, in the write's transaction (the live stream's
     #: event id; see ``referee/ledger/live.py``).
     live_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The ``live_version`` of the night's last night-wide write (one of no match: players, payments, rights,
+    #: a tournament's series): a match's page shows its match and the night-wide things, so a guest's copy is
+    #: kept per match version and this, not per ``live_version``, which at a club evening moves with every
+    #: other table's round (``referee/pages/guest_pages.py``).
+    wide_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     group: Mapped[Group] = relationship(back_populates="nights")
     seats: Mapped[list[NightPlayer]] = relationship(order_by="NightPlayer.position",
@@ -114,7 +119,17 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
 
     @property
     def player_names(self) -> list[str]:
-        return [seat.player.name for seat in self.seats]
+        """The night's players in the order they were entered.
+
+        From the loaded seats if they are loaded, else by one query of the
+        names alone: a club evening's 200 seats built as objects cost a
+        player's own view about 10 ms per fetch (bench/tournament.py).
+        """
+        session = object_session(self)
+        if "seats" in self.__dict__ or session is None or self.id is None:
+            return [seat.player.name for seat in self.seats]
+        return list(session.scalars(select(Player.name).join(NightPlayer, NightPlayer.player_id == Player.id)
+                                    .where(NightPlayer.night_id == self.id).order_by(NightPlayer.position)))
 
 
 class NightPlayer(db.Model):  # type: ignore[name-defined,misc]
@@ -125,7 +140,9 @@ class NightPlayer(db.Model):  # type: ignore[name-defined,misc]
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     position: Mapped[int] = mapped_column(Integer)
 
-    player: Mapped[Player] = relationship()
+    #: Loaded with the seat (a join): ``Night.player_names`` of a club evening's 200 players made
+    #: 200 lazy SELECTs per call, most of a player's own view's time (bench/tournament.py).
+    player: Mapped[Player] = relationship(lazy="joined", innerjoin=True)
 
 
 class Match(db.Model):  # type: ignore[name-defined,misc]
@@ -147,7 +164,9 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
 
     night: Mapped[Night] = relationship(back_populates="matches")
     rounds: Mapped[list[Round]] = relationship(back_populates="match", order_by="Round.seq")
-    snapshot: Mapped[Snapshot] = relationship(uselist=False, back_populates="match")
+    #: Loaded with the match (a join): every reader of a match reads its state. ``night.matches`` of a
+    #: club evening made one SELECT per table for it, on every fetch of a player's own view.
+    snapshot: Mapped[Snapshot] = relationship(uselist=False, back_populates="match", lazy="joined")
 
 
 class Round(db.Model):  # type: ignore[name-defined,misc]

@@ -107,6 +107,8 @@ class _Kept:
 
 
 _CACHE: LRU[tuple[str, int], _Kept] = LRU(CACHE_SIZE)
+#: The state last loaded from each match's snapshot, with that snapshot's JSON (:func:`state_of`).
+_STATES: LRU[tuple[str, int], tuple[Any, Any]] = LRU(CACHE_SIZE)
 
 
 # --- the snapshot and the engine's step -----------------------------------------------
@@ -137,8 +139,24 @@ def _step(match: Match, state: Any, seq: int, kind: str, payload: Mapping[str, A
 
 
 def state_of(match: Match) -> Any:
-    """The match's current state, from its snapshot (no fold)."""
-    return load(games.game(match.game).State, match.snapshot.state)
+    """The match's current state, from its snapshot (no fold).
+
+    The state loaded last for each match is kept with the snapshot's JSON it
+    was loaded from, and given again while the stored JSON is equal (a
+    comparison in C, not a rebuild in Python): a club evening's pages read
+    every table's state on every fetch, 40 loads of half a millisecond each
+    per page (bench/tournament.py). Engine states are frozen all the way
+    down (:func:`referee.engine.records.load` builds only frozen dataclasses
+    and tuples), so one object may be handed to every reader.
+    """
+    stored = match.snapshot.state
+    key = identity(match)
+    kept = _STATES.get(key)
+    if kept is not None and kept[0] == stored:
+        return kept[1]
+    state = load(games.game(match.game).State, stored)
+    _STATES.put(key, (stored, state))
+    return state
 
 
 def snapshot_json(state: Any) -> Any:
@@ -378,5 +396,6 @@ def identity(match: Match) -> tuple[str, int]:
 
 
 def clear() -> None:
-    """Forget every kept fold (tests, benchmarks measuring a cold start); the stored checkpoints stay."""
+    """Forget every kept fold and state (tests, benchmarks measuring a cold start); the stored checkpoints stay."""
     _CACHE.clear()
+    _STATES.clear()

@@ -21,7 +21,7 @@ from sqlalchemy import insert, select
 from referee.engine import BadInput
 from referee.engine.money import Money
 from referee.engine.vocab import PaymentKind
-from referee.ledger import fold, live, nights, tx
+from referee.ledger import by_version, fold, live, nights, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import POT_PARTY, clean_name, night_money
 from referee.ledger.settle import Plan, settle, via_leader
@@ -139,6 +139,30 @@ def explain(s: NightSettlement, plan: Plan) -> list[Why]:
 
     return [Why(t.payer, t.payee, t.amount, s.open.get(t.payer, 0), s.open.get(t.payee, 0),
                 matches(t.payer), matches(t.payee)) for t in plan.transfers]
+
+
+@dataclass(frozen=True)
+class Owed:
+    """What is open for each party now and the plan's transfers explained: each player's own view shows its part."""
+
+    open: Mapping[str, int]
+    transfers: tuple[Why, ...]
+    open_matches: int
+
+    def of(self, name: str) -> dict[str, Any]:
+        """``name``'s balance, what it pays and what it gets (a player's own view)."""
+        return {"balance": self.open.get(name, 0), "pays": [w for w in self.transfers if w.payer == name],
+                "gets": [w for w in self.transfers if w.payee == name], "open_matches": self.open_matches}
+
+
+def owed(night: Night) -> Owed:
+    """:class:`Owed` by the settlement as it stands, worked out once per version of the night: every player's
+    own view at a club evening fetches it after each change (:mod:`referee.ledger.by_version`)."""
+    def work() -> Owed:
+        s = settlement(night)
+        return Owed(open=dict(s.open), transfers=tuple(explain(s, s.plan)), open_matches=s.open_matches)
+
+    return by_version.kept(night, ("owed",), work)
 
 
 def leader_of(night: Night) -> str:

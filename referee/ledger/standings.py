@@ -15,7 +15,7 @@ from referee.engine import tournament as draw
 from referee.engine.spec import SPECS, Ranking
 from referee.engine.vocab import EventKind, PaymentKind
 from referee.ledger import fold
-from referee.models import Match, NightPlayer, Payment, Player, Round, Tournament, TournamentTable, db
+from referee.models import Match, Payment, Round, Tournament, TournamentTable, db
 
 
 def out_in_game(match: Match) -> dict[str, int]:
@@ -66,9 +66,8 @@ def _results(tables: list[TournamentTable], players: list[str]) -> tuple[dict[st
 
 
 def players(tourn: Tournament) -> list[str]:
-    """The tournament's players in the night's order (one query, not one per seat: 200 at a club evening)."""
-    return list(db.session.scalars(select(Player.name).join(NightPlayer, NightPlayer.player_id == Player.id)
-                                   .where(NightPlayer.night_id == tourn.night_id).order_by(NightPlayer.position)))
+    """The tournament's players: its night's, in the night's order."""
+    return tourn.night.player_names
 
 
 def tables_of(tourn: Tournament) -> list[TournamentTable]:
@@ -79,10 +78,10 @@ def tables_of(tourn: Tournament) -> list[TournamentTable]:
         .order_by(TournamentTable.series, TournamentTable.number)))
 
 
-def standings(tourn: Tournament) -> tuple[draw.Standing, ...]:
-    """The standings, best first (API.md "Tournaments")."""
+def standings(tourn: Tournament, tables: list[TournamentTable] | None = None) -> tuple[draw.Standing, ...]:
+    """The standings, best first (API.md "Tournaments"); ``tables``: :func:`tables_of`, if read already."""
     names = players(tourn)
-    tables = tables_of(tourn)
+    tables = tables_of(tourn) if tables is None else tables
     results, matches = _results(tables, names)
     if tourn.format != draw.Format.KNOCKOUT:
         return draw.series_standings(results, matches)

@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.engine import tournament as draw
 from referee.engine.vocab import MatchStatus
-from referee.ledger import inputs, standings
+from referee.ledger import by_version, inputs, standings
 from referee.ledger.tournaments import current_tables
 from referee.models import Tournament, TournamentTable
 
@@ -28,9 +28,20 @@ def view(tourn: Tournament, *, organiser: bool, minor: bool = False) -> dict[str
     """The GET body; the tables' tokens and the seed only for the organiser (the night-wide edit right).
 
     ``minor``: each standing and prize also carries its amount in minor units (``minor``), for the pages.
+    Everyone else's body is the same for every reader of a version of the night: worked out once per
+    version (:mod:`referee.ledger.by_version`; the hall displays and every player's own view fetch it
+    after each change). Read-only for the caller.
     """
+    if organiser:
+        return _view(tourn, organiser=True, minor=minor)
+    return by_version.kept(tourn.night, ("tournament", tourn.id, minor),
+                           lambda: _view(tourn, organiser=False, minor=minor))
+
+
+def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
     money = inputs.night_money(tourn.night)
-    rows = standings.standings(tourn)
+    tables = standings.tables_of(tourn)
+    rows = standings.standings(tourn, tables)
     knockout = tourn.format == draw.Format.KNOCKOUT
     out: dict[str, Any] = {
         "id": tourn.id, "night": tourn.night_id, "name": tourn.name, "game": tourn.game, "format": tourn.format,
@@ -39,7 +50,7 @@ def view(tourn: Tournament, *, organiser: bool, minor: bool = False) -> dict[str
         "entry_fee": money.format(tourn.entry_fee),
         "pool": money.format(tourn.entry_fee * len(rows)),
         "prize_split": list(tourn.prizes),
-        "tables": [table_json(t, token=organiser) for t in current_tables(tourn)],
+        "tables": [table_json(t, token=organiser) for t in current_tables(tourn, tables)],
         "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
                        "matches": r.matches}
                       | ({"minor": r.result} if minor else {})

@@ -189,9 +189,9 @@ def get(tournament_id: int) -> Tournament:
     return tourn
 
 
-def current_tables(tourn: Tournament) -> list[TournamentTable]:
-    """The current series' tables, with their matches (one query)."""
-    return [t for t in standings.tables_of(tourn) if t.series == tourn.current_series]
+def current_tables(tourn: Tournament, tables: list[TournamentTable] | None = None) -> list[TournamentTable]:
+    """The current series' tables, with their matches (one query; none with ``tables``, every series' read)."""
+    return [t for t in (standings.tables_of(tourn) if tables is None else tables) if t.series == tourn.current_series]
 
 
 def _is_last(tourn: Tournament, tables: list[TournamentTable]) -> bool:

@@ -7,6 +7,7 @@ the view link (``/v/<token>``) lets guests look.
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from decimal import Decimal
@@ -202,7 +203,13 @@ def qr_svg(data: str | segno.QRCode, scale: int = 4) -> Markup:
     """An inline SVG QR code of a link or a made payment code (no external image, CSP-friendly)."""
     if isinstance(data, segno.QRCode):
         return Markup(payment_codes.qr_svg(data, scale=scale))
-    return Markup(segno.make(data, error="m").svg_inline(scale=scale, dark="#000", light="#fff", omitsize=True))
+    return _link_svg(data, scale)
+
+
+@functools.lru_cache(maxsize=256)
+def _link_svg(link: str, scale: int) -> Markup:
+    """A link's code, made once per process: the hall display shows the same link on every fetch (15 ms each)."""
+    return Markup(segno.make(link, error="m").svg_inline(scale=scale, dark="#000", light="#fff", omitsize=True))
 
 
 # --- start, language, links --------------------------------------------------

@@ -9,9 +9,15 @@ language, so the first one renders it and the others get its text.
 
 What the key covers, and why that is enough:
 
-- the night's ``live_version`` (moved on, in the write's own transaction,
-  by every write of the night: rounds, voids, closes, payments, carries)
-  and the match's snapshot version, so a page never outlives what it shows;
+- the match's snapshot version (moved on by its rounds, voids and close)
+  and the night's ``wide_version`` (moved on, in the write's own
+  transaction, by every write of the night that is of no match: players,
+  payments, carries, rights, a tournament's series), so a page never
+  outlives what it shows. Not the night's ``live_version``: at a club
+  evening it moves with every other table's round, and no two guests of
+  a table fetched the same version (``bench/tournament.py``). The page's
+  own ``data-version`` may then be older than the phone's: the phone only
+  keeps the newer one (``static/js/live.js``);
 - the database and the match (ids repeat across databases) with its
   creation time, the language the page is written in, and the path with
   its query (``?all=1`` lists the whole history);
@@ -45,7 +51,7 @@ def _key(match: Match) -> tuple[Any, ...] | None:
     if (not request.headers.get("X-Live") or request.method != "GET" or current_app.config["GUEST_PAGES"] <= 0
             or rights.night_access(match.night, None, phone=True).may_edit(match.id) or done_key()):
         return None
-    return (*fold.identity(match), match.created_at, match.night.live_version, match.snapshot.version,
+    return (*fold.identity(match), match.created_at, match.night.wide_version, match.snapshot.version,
             str(get_locale()), request.full_path)
 
 

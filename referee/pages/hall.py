@@ -84,7 +84,7 @@ def _chosen(tournament_id: int) -> str:
 def me(tournament_id: int) -> Any:
     found = tournament(tournament_id, edit=False)
     view = tournament_view.view(found, organiser=False, minor=True)
-    names = sorted({s["player"] for s in view["standings"]} | set(found.night.player_names), key=str.casefold)
+    names = sorted((s["player"] for s in view["standings"]), key=str.casefold)  # every player of the night
     form = RoundForm()
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -110,13 +110,10 @@ def me(tournament_id: int) -> Any:
     prize = next((p for p in view["prizes"] if p["player"] == name), None)
     return render_template("pages/tournament_me.html", t=view, night=found.night, names=names, name=name,
                            seat=seat, standing=standing, prize=prize, form=form, champion=champion(view),
-                           **money_of(found.night, name))
+                           # what one pays or receives is shown once the tournament is over (the settlement)
+                           **(money_of(found.night, name) if view["finished"] else {}))
 
 
 def money_of(night: Any, name: str) -> dict[str, Any]:
     """What ``name`` pays or receives by the night's settlement: the balance and the plan's transfers."""
-    s = payments.settlement(night)
-    mine = [w for w in payments.explain(s, s.plan) if name in (w.payer, w.payee)]
-    return {"balance": s.open.get(name, 0), "pays": [w for w in mine if w.payer == name],
-            "gets": [w for w in mine if w.payee == name], "open_matches": s.open_matches,
-            "pot_party": ledger.POT_PARTY}
+    return payments.owed(night).of(name) | {"pot_party": ledger.POT_PARTY}

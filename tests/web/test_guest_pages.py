@@ -105,3 +105,30 @@ def test_the_table_display_is_kept_per_version_too(app: Any, client: Any) -> Non
     assert status == 201
     fresh = guests[0].get(url, headers=LIVE).get_data()
     assert fresh not in pages_seen
+
+
+def test_another_tables_round_keeps_the_copy_a_night_wide_write_does_not(
+        app: Any, client: Any, renders: list[int]) -> None:
+    """At a club evening the night's version moves with every table's round; a guest's copy of one table's page
+    is kept across the other tables' rounds (the match's version and the night-wide writes are the key)."""
+    api, match_id, guests = _table(app, client)
+    other = int(api.new_match("svangknack", ["Anna", "Bo", "Cia", "Dan"], stake="3.00", dealer="Bo")["id"])
+    url = f"/matches/{match_id}"
+    first = guests[0].get(url, headers=LIVE).get_data(as_text=True)
+    assert renders == [match_id]
+    for _ in range(3):  # the other table plays on
+        _status, shown = api.call("GET", f"/api/matches/{other}")
+        status, _ = api.call("POST", f"/api/matches/{other}/rounds", {"participants": [shown["state"]["svangare"]]})
+        assert status == 201
+    assert [g.get(url, headers=LIVE).get_data(as_text=True) for g in guests] == [first] * 3
+    assert renders == [match_id]
+    # A player joins the night (a write of no match): every match page may show it, rendered again.
+    status, _ = api.call("POST", f"/api/nights/{api.night['id']}/players", {"name": "Eva"})
+    assert status == 201
+    assert guests[1].get(url, headers=LIVE).status_code == 200 and renders == [match_id, match_id]
+    # This table's own round: rendered again, and shown.
+    _status, shown = api.call("GET", f"/api/matches/{match_id}")
+    status, _ = api.call("POST", f"/api/matches/{match_id}/rounds", {"participants": [shown["state"]["svangare"]]})
+    assert status == 201
+    mine = guests[2].get(url, headers=LIVE).get_data(as_text=True)
+    assert renders == [match_id] * 3 and 'id="round-1"' in mine
