@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint, event, select
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, String, Text, UniqueConstraint, event, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, object_session, relationship
 
 
@@ -106,11 +106,6 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     #: Grows by one with every write to the night, in the write's transaction (the live stream's
     #: event id; see ``referee/ledger/live.py``).
     live_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    #: The ``live_version`` of the night's last night-wide write (one of no match: players, payments, rights,
-    #: a tournament's series): a match's page shows its match and the night-wide things, so a guest's copy is
-    #: kept per match version and this, not per ``live_version``, which at a club evening moves with every
-    #: other table's round (``referee/pages/guest_pages.py``).
-    wide_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     group: Mapped[Group] = relationship(back_populates="nights")
     seats: Mapped[list[NightPlayer]] = relationship(order_by="NightPlayer.position",
@@ -287,7 +282,10 @@ class NightChange(db.Model):  # type: ignore[name-defined,misc]
     """
 
     __tablename__ = "night_changes"
-    __table_args__ = (UniqueConstraint("night_id", "version", name="uq_night_change"),)
+    #: ``ix_night_changes_wide``: the night's last write of no match in one index seek
+    #: (:func:`referee.ledger.live.wide_version`, the key of a guest's copy of a match page).
+    __table_args__ = (UniqueConstraint("night_id", "version", name="uq_night_change"),
+                      Index("ix_night_changes_wide", "night_id", "match_id", "version"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
     version: Mapped[int] = mapped_column(Integer)

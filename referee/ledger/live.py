@@ -52,17 +52,12 @@ _nights = Night.__table__
 #: The two statements of every write, built once (building them per write cost more CPU than running them).
 _NEXT_VERSION = (update(_nights).where(_nights.c.id == bindparam("night"))
                  .values(live_version=_nights.c.live_version + 1).returning(_nights.c.live_version))
-#: A night-wide write (no match) moves ``wide_version`` to the new version too (both from the old value).
-_NEXT_WIDE = (update(_nights).where(_nights.c.id == bindparam("night"))
-              .values(live_version=_nights.c.live_version + 1, wide_version=_nights.c.live_version + 1)
-              .returning(_nights.c.live_version))
 _LOG_CHANGE = insert(NightChange.__table__)
 #: PostgreSQL: the same two and the NOTIFY in one statement, one round trip instead of three (a round entry made
 #: 16; bench/profile_round.py --postgres). The payload is :func:`event_data`'s, built by the database.
 _NOTE_PG = text(f"""
-WITH v AS (UPDATE nights SET live_version = live_version + 1,
-                  wide_version = CASE WHEN CAST(:match AS INTEGER) IS NULL THEN live_version + 1 ELSE wide_version END
-           WHERE id = CAST(:night AS INTEGER) RETURNING live_version),
+WITH v AS (UPDATE nights SET live_version = live_version + 1 WHERE id = CAST(:night AS INTEGER)
+           RETURNING live_version),
      c AS (INSERT INTO night_changes (night_id, version, match_id, what, round_no, created_at)
            SELECT CAST(:night AS INTEGER), live_version, CAST(:match AS INTEGER), CAST(:what AS VARCHAR),
                   CAST(:round_no AS INTEGER), CAST(:created_at AS TIMESTAMP) FROM v
@@ -74,19 +69,30 @@ SELECT version, pg_notify('{CHANNEL}', json_build_object(
 
 
 def note(night_id: int, what: str, match_id: int | None = None, round_no: int | None = None) -> int:
-    """Record a write to the night, in the caller's write transaction; returns the new version.
-
-    A write of no match (``match_id`` None) is night-wide: it moves the night's ``wide_version`` too.
-    """
+    """Record a write to the night, in the caller's write transaction; returns the new version."""
     conn = db.session.connection()
     if conn.dialect.name == "postgresql":
         return int(conn.execute(_NOTE_PG, {"night": night_id, "match": match_id, "what": what,
                                            "round_no": round_no, "created_at": now()}).scalar_one())
-    version = int(conn.execute(_NEXT_VERSION if match_id is not None else _NEXT_WIDE,
-                               {"night": night_id}).scalar_one())
+    version = int(conn.execute(_NEXT_VERSION, {"night": night_id}).scalar_one())
     conn.execute(_LOG_CHANGE, {"night_id": night_id, "version": version, "match_id": match_id,
                                "what": what, "round_no": round_no, "created_at": now()})
     return version
+
+
+_WIDE = (select(NightChange.__table__.c.version)
+         .where(NightChange.__table__.c.night_id == bindparam("night"), NightChange.__table__.c.match_id.is_(None))
+         .order_by(NightChange.__table__.c.version.desc()).limit(1))
+
+
+def wide_version(night_id: int) -> int:
+    """The night's version as of its last write of no match (players, payments, carries, rights, a series); 0 if none.
+
+    What a match's page shows is its match and these: a guest's copy of the page is kept per match version and
+    this (``referee/pages/guest_pages.py``), since the night's ``live_version`` moves with every other table's
+    round. One index seek (``ix_night_changes_wide``), on the caller's session.
+    """
+    return int(db.session.execute(_WIDE, {"night": night_id}).scalar() or 0)
 
 
 def event_data(night_id: int, match_id: int | None, what: str, round_no: int | None, version: int) -> Change:

@@ -10,10 +10,11 @@ language, so the first one renders it and the others get its text.
 What the key covers, and why that is enough:
 
 - the match's snapshot version (moved on by its rounds, voids and close)
-  and the night's ``wide_version`` (moved on, in the write's own
-  transaction, by every write of the night that is of no match: players,
-  payments, carries, rights, a tournament's series), so a page never
-  outlives what it shows. Not the night's ``live_version``: at a club
+  and the night's version as of its last write of no match (players,
+  payments, carries, rights, a tournament's series: the ``night_changes``
+  row every write logs in its own transaction,
+  :func:`referee.ledger.live.wide_version`), so a page never outlives
+  what it shows. Not the night's ``live_version``: at a club
   evening it moves with every other table's round, and no two guests of
   a table fetched the same version (``bench/tournament.py``). The page's
   own ``data-version`` may then be older than the phone's: the phone only
@@ -38,7 +39,7 @@ from typing import Any
 from flask import current_app, request
 from flask_babel import get_locale
 
-from referee.ledger import fold, rights
+from referee.ledger import fold, live, rights
 from referee.lru import LRU
 from referee.models import Match
 from referee.pages.queue_keys import done_key
@@ -51,7 +52,7 @@ def _key(match: Match) -> tuple[Any, ...] | None:
     if (not request.headers.get("X-Live") or request.method != "GET" or current_app.config["GUEST_PAGES"] <= 0
             or rights.night_access(match.night, None, phone=True).may_edit(match.id) or done_key()):
         return None
-    return (*fold.identity(match), match.created_at, match.night.wide_version, match.snapshot.version,
+    return (*fold.identity(match), match.created_at, live.wide_version(match.night_id), match.snapshot.version,
             str(get_locale()), request.full_path)
 
 
