@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import event
+
 NINE = ["Anna", "Bo", "Cia", "Dan", "Eva", "Filip", "Greta", "Hugo", "Ida"]
 
 
@@ -41,3 +43,22 @@ def play_schwimmen(client: Any, table: dict[str, Any], token: str) -> None:
 def close(client: Any, match: int, token: str) -> None:
     resp = client.post(f"/api/matches/{match}/close", headers=bearer(token), json={"pot": "split"})
     assert resp.status_code == 200, resp.get_json()
+
+
+def statements(app: Any, client: Any, path: str, **kw: Any) -> tuple[int, Any]:
+    """The SQL statements the app runs to answer ``GET path`` (``before_cursor_execute``), and the answer."""
+    from referee.models import db
+
+    seen: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        resp = client.get(path, **kw)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(seen), resp

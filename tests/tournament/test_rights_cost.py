@@ -13,30 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import event
-
-from tests.tournament.helpers import create
+from tests.tournament.helpers import create, statements
 
 SIX = ["Anna", "Bo", "Cia", "Dan", "Eva", "Filip"]
-
-
-def _statements(app: Any, client: Any, path: str) -> tuple[int, Any]:
-    """The SQL statements the app runs to answer ``GET path``, and the answer."""
-    from referee.models import db
-
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        resp = client.get(path)
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return len(seen), resp
 
 
 def _page_with_grants(app: Any, grants: int) -> tuple[int, Any]:
@@ -48,7 +27,7 @@ def _page_with_grants(app: Any, grants: int) -> tuple[int, Any]:
         assert client.get(f"/t/{tournament['tables'][0]['table_token']}").status_code == 302
     path = f"/matches/{first['match']}"
     client.get(path)  # warm: the fold's cache, the translations, the templates
-    return _statements(app, client, path)
+    return statements(app, client, path)
 
 
 def test_a_match_page_costs_the_same_statements_with_one_or_five_table_grants(app: Any) -> None:

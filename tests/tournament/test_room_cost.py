@@ -17,29 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
-from tests.tournament.helpers import bearer, close, create, view
-
-
-def _statements(app: Any, client: Any, path: str, **kw: Any) -> tuple[int, Any]:
-    """The SQL statements the app runs to answer ``GET path``, and the answer."""
-    from referee.models import db
-
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        resp = client.get(path, **kw)
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    assert resp.status_code == 200, (path, resp.status_code)
-    return len(seen), resp
+from tests.tournament.helpers import bearer, close, create, statements, view
 
 
 def _knock(client: Any, table: dict[str, Any], *, knocker_wins: bool = False) -> str:
@@ -83,7 +62,8 @@ def _fresh_costs(app: Any, client: Any, made: dict[str, Any]) -> dict[str, int]:
             resp = client.post(f"{night}/payments", headers=bearer(made["edit_token"]),
                                json={"from": transfer["from"], "to": transfer["to"], "amount": "0.01"})
             assert resp.status_code == 201, resp.get_json()
-        costs[what] = _statements(app, client, path, headers=bearer(made["view_token"]))[0]
+        costs[what], resp = statements(app, client, path, headers=bearer(made["view_token"]))
+        assert resp.status_code == 200, (path, resp.status_code)
     return costs
 
 
@@ -117,9 +97,9 @@ def test_the_next_phone_of_a_version_takes_the_first_ones_answer_and_a_round_mov
     for path in (f"/tournaments/{tid}/me", f"/tournaments/{tid}/hall"):
         first.get(path), second.get(path)  # warm
         _knock(first, made["tables"][2])
-        alone, _ = _statements(app, first, path)
-        after, _ = _statements(app, second, path)
-        assert after < alone, (path, alone, after)
+        alone, resp = statements(app, first, path)
+        after, again = statements(app, second, path)
+        assert resp.status_code == again.status_code == 200 and after < alone, (path, alone, after)
 
     def result(name: str) -> str:
         return next(s["result"] for s in view(first, tid, made["view_token"])["standings"] if s["player"] == name)
