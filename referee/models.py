@@ -15,8 +15,8 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, String, Text, UniqueConstraint, event, select
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, object_session, relationship
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, String, Text, UniqueConstraint, event
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
@@ -114,17 +114,7 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
 
     @property
     def player_names(self) -> list[str]:
-        """The night's players in the order they were entered.
-
-        From the loaded seats if they are loaded, else by one query of the
-        names alone: a club evening's 200 seats built as objects cost a
-        player's own view about 10 ms per fetch (bench/tournament.py).
-        """
-        session = object_session(self)
-        if "seats" in self.__dict__ or session is None or self.id is None:
-            return [seat.player.name for seat in self.seats]
-        return list(session.scalars(select(Player.name).join(NightPlayer, NightPlayer.player_id == Player.id)
-                                    .where(NightPlayer.night_id == self.id).order_by(NightPlayer.position)))
+        return [seat.player.name for seat in self.seats]
 
 
 class NightPlayer(db.Model):  # type: ignore[name-defined,misc]

@@ -80,9 +80,9 @@ def note(night_id: int, what: str, match_id: int | None = None, round_no: int | 
     return version
 
 
-_WIDE = (select(NightChange.__table__.c.version)
-         .where(NightChange.__table__.c.night_id == bindparam("night"), NightChange.__table__.c.match_id.is_(None))
-         .order_by(NightChange.__table__.c.version.desc()).limit(1))
+_changes = NightChange.__table__
+_WIDE = (select(_changes.c.version).where(_changes.c.night_id == bindparam("night"), _changes.c.match_id.is_(None))
+         .order_by(_changes.c.version.desc()).limit(1))
 
 
 def wide_version(night_id: int) -> int:
