@@ -15,7 +15,8 @@ backups). A reader that read the version and then, on PostgreSQL, a newer
 row keeps a newer answer under an older version: never an older one under
 a newer version. What is kept is read-only for its readers: plain
 numbers, strings, tuples, frozen records and dicts nobody writes to.
-Kept per process, the least recently used first to go.
+Kept per process, the least recently used first to go; readers of the same
+version at the same moment wait for the first one's answer.
 """
 
 from __future__ import annotations
@@ -34,10 +35,7 @@ _KEPT: LRU[tuple[Any, ...], Any] = LRU(64)
 def kept(night: Night, what: tuple[Any, ...], work: Callable[[], T]) -> T:
     """``work()``'s answer for this version of ``night``; ``what`` tells apart the answers kept per version."""
     key = (str(db.engine.url), night.id, night.created_at, night.live_version, *what)
-    found = _KEPT.get(key)
-    if found is None:
-        found = work()
-        _KEPT.put(key, found)
+    found: T = _KEPT.once(key, work)  # (the phones of a room come together: the first works, the others wait)
     return found
 
 

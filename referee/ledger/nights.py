@@ -83,6 +83,18 @@ def group_by_token(token: str) -> Group | None:
     return grp
 
 
+def player_order(grp: Group) -> list[str]:
+    """The group's players' names in the order they joined (their place gives each a chart colour).
+
+    Why not ``grp.players``: at a club evening the group has 200 players, and a
+    match page drew its chart after loading all 200 rows as objects (6 ms of a
+    guest's 37 ms page); the names alone are one light query.
+    """
+    if "players" in grp.__dict__:  # loaded already: no query
+        return [p.name for p in grp.players]
+    return list(db.session.scalars(select(Player.name).where(Player.group_id == grp.id).order_by(Player.id)))
+
+
 def _group_player(grp: Group, name: str) -> Player:
     for p in grp.players:
         if p.name.casefold() == name.casefold():

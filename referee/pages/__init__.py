@@ -415,7 +415,8 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
     close_form.to.choices = list(match.seats)
     body = render_template(
         f"pages/match_{match.game}.html" if match.game in PAGE_GAMES else "pages/match_generic.html",
-        match=match, night=match.night, state=state, view=view, form=_round_form(match),
+        match=match, night=match.night, state=state, view=view,
+        form=_round_form(match) if can_edit(match.night, match.id) else None,  # (a guest's page has no form)
         rounds=ledger.recent_rounds(match, None if request.args.get("all") else HISTORY),
         total_rounds=match.snapshot.next_seq - 1,
         error=error, error_field=field, posted=posted or {}, conflict=conflict,

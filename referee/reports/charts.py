@@ -23,7 +23,7 @@ from typing import Any
 from flask_babel import format_date, format_decimal
 
 from referee import charts, ledger
-from referee.ledger import fold
+from referee.ledger import fold, nights
 from referee.lru import LRU
 from referee.models import Group, Match
 from referee.reports import bp
@@ -31,7 +31,7 @@ from referee.reports import bp
 
 def styles(group: Group, names: list[str]) -> dict[str, charts.Style]:
     """Each name's style by its place among the group's players (others after them)."""
-    order = {p.name: k for k, p in enumerate(group.players)}
+    order = {name: k for k, name in enumerate(nights.player_order(group))}
     extra = len(order)
     out = {}
     for name in names:

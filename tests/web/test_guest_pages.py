@@ -8,6 +8,9 @@ phone navigates to, or anything of an older version.
 
 from __future__ import annotations
 
+import http.client
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -132,3 +135,66 @@ def test_another_tables_round_keeps_the_copy_a_night_wide_write_does_not(
     assert status == 201
     mine = guests[2].get(url, headers=LIVE).get_data(as_text=True)
     assert renders == [match_id] * 3 and 'id="round-1"' in mine
+
+
+def test_guests_who_fetch_at_the_same_moment_share_one_render(backend: str, tmp_path: Any,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's event reaches the phones of a table together, and they fetch together: against a real threaded
+    server whose read gate lets eight renders run at once (``READ_GATE``: at 1, the gate alone would make
+    them take turns), eight guests' fetches at once are one render. Each render here takes 0.3 s, so that the
+    fetches surely overlap; with the copy kept only once rendered, as before, each of them rendered it."""
+    from werkzeug.serving import make_server
+
+    from referee.models import db
+    from tests.components import free_port
+    from tests.conftest import make_app
+
+    app = make_app(backend, tmp_path, READ_GATE=8)
+    client = app.test_client()
+    guest_pages.clear()
+    api, match_id, _guests = _table(app, client)
+    renders: list[int] = []
+    real = pages.render_match
+
+    def slow(match: Any, **kw: Any) -> Any:
+        renders.append(match.id)
+        time.sleep(0.3)
+        return real(match, **kw)
+
+    monkeypatch.setattr(pages, "render_match", slow)
+    port = free_port()
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        cookies = []
+        for _ in range(8):  # each guest's own session, from the night's view link
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", f"/v/{api.night['view_token']}")
+            answer = conn.getresponse()
+            answer.read()
+            cookies.append(answer.getheader("Set-Cookie", "").split(";")[0])
+            conn.close()
+        start = threading.Barrier(8)
+        bodies: list[bytes] = []
+
+        def fetch(cookie: str) -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            start.wait()
+            conn.request("GET", f"/matches/{match_id}", headers={**LIVE, "Cookie": cookie})
+            answer = conn.getresponse()
+            bodies.append(answer.read() if answer.status == 200 else b"")
+            conn.close()
+
+        threads = [threading.Thread(target=fetch, args=(c,)) for c in cookies]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert len(bodies) == 8 and all(bodies) and len(set(bodies)) == 1
+        assert renders == [match_id]
+    finally:
+        server.shutdown()
+        server.server_close()
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
