@@ -107,10 +107,16 @@ class Viewer(threading.Thread):
                 buf += chunk
                 while b"\n\n" in buf:
                     block, buf = buf.split(b"\n\n", 1)
+                    kind = b"change"
                     for line in block.split(b"\n"):
-                        if line.startswith(b"data: "):
+                        if line.startswith(b"event: "):
+                            kind = line[7:]
+                        elif line.startswith(b"data: "):
                             self.opened.set()
-                            self.on_event(json.loads(line[6:]), time.monotonic())
+                            if kind == b"change":
+                                self.on_event(json.loads(line[6:]), time.monotonic())
+                            else:  # a match's state (?state=1): what a guest's page shows from the stream
+                                self.on_state(json.loads(line[6:]), time.monotonic())
         except Exception as exc:  # reported in the figures
             if not self.closed:
                 self.error = f"{type(exc).__name__}: {exc}"
@@ -120,6 +126,9 @@ class Viewer(threading.Thread):
         """One change event as it arrived (``bench/tournament.py``'s hall display notes every match's)."""
         if event["match"] == self.match_id and event["what"] == "round":
             self.arrived.setdefault(event["round_no"], now)
+
+    def on_state(self, data: dict[str, Any], now: float) -> None:
+        """A ``state`` event (``bench/tournament.py``'s guests ask for them, as a guest's page does)."""
 
     def close(self) -> None:
         """Hang up, as a phone leaving the page: the stream's thread ends without an error."""

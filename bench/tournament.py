@@ -37,6 +37,7 @@ import argparse
 import bisect
 import multiprocessing
 import random
+import re
 import shutil
 import signal
 import statistics
@@ -93,8 +94,11 @@ class Follower(Viewer):
     all) makes the page fetch itself again with ``X-Live``: one fetch at a time, at most one per ``gap``
     seconds (live.js ``GAP``: 0 for a match page, 1 s for the hall), events during a fetch or the wait make
     one more fetch after it. The phone first opens its link (``/v/<view token>``, a table leader's
-    ``/t/<table token>``) for the session cookie that carries its right, as a scanned QR code does. With
-    ``page`` None only the stream is held (``--phones stream``: the figures before the phones fetched).
+    ``/t/<table token>``) for the session cookie that carries its right, as a scanned QR code does, then its
+    page; a page that says ``data-follow-gap`` (a guest's match page) asks its stream for the match's state
+    (``state=1``), shows the numbers when a ``state`` event comes, and fetches itself at most once per that
+    gap, as live.js. With ``page`` None only the stream is held (``--phones stream``: the figures before the
+    phones fetched).
     """
 
     def __init__(self, port: int, night: int, token: str, match_id: int, *, whole_night: bool,
@@ -102,6 +106,8 @@ class Follower(Viewer):
         super().__init__(port, night, token, match_id, whole_night=whole_night)
         self.whole_night, self.page, self.link, self.gap = whole_night, page, link, gap
         self.seen: dict[tuple[int, int], float] = {}  # (match, round) -> when its event arrived
+        self.versions: dict[tuple[int, int], int] = {}  # (match, round) -> the night version of its event
+        self.states: list[tuple[int, float]] = []  # (version, when) of each state event, in order
         self.reads: list[tuple[float, float]] = []  # (began, ended) of each successful fetch
         self.failed: list[int] = []
         self.dirty = threading.Event()
@@ -113,6 +119,7 @@ class Follower(Viewer):
         super().on_event(event, now)
         if event["what"] == "round" and event["match"] is not None:
             self.seen.setdefault((event["match"], event["round_no"]), now)
+            self.versions.setdefault((event["match"], event["round_no"]), event["version"])
         if self.page is not None and (self.whole_night or event["match"] in (None, self.match_id)):
             self.dirty.set()
 
@@ -122,6 +129,15 @@ class Follower(Viewer):
             status, _, _ = self.client.request("GET", self.link)
             if status != 302:
                 raise RuntimeError(f"{self.link.split('/')[1]} link answered {status}")
+            status, body, _ = self.client.request("GET", self.page)
+            if status != 200:
+                raise RuntimeError(f"{self.page} answered {status}")
+            if (follow := re.search(rb'data-follow-gap="(\d+)"', body)) and b"state=1" in body:
+                self.gap = int(follow.group(1)) / 1000
+                self.query += "&state=1"
+
+    def on_state(self, data: dict[str, Any], now: float) -> None:
+        self.states.append((int(data["version"]), now))
 
     def _read_loop(self) -> None:
         last = -self.gap
@@ -153,13 +169,20 @@ class Follower(Viewer):
         """No fetch running and none due: the page shows every event it heard."""
         return not self.reading and not self.dirty.is_set()
 
-    def updated(self, match: int, round_no: int) -> float | None:
-        """When the page showed the round: the end of the first fetch that began after the round's event."""
+    def fetched(self, match: int, round_no: int) -> float | None:
+        """When the whole page showed the round: the end of the first fetch that began after the round's event."""
         arrived = self.seen.get((match, round_no))
         if arrived is None:
             return None
         k = bisect.bisect_left(self.reads, (arrived, 0.0))
         return self.reads[k][1] if k < len(self.reads) else None
+
+    def updated(self, match: int, round_no: int) -> float | None:
+        """When the page showed the round's numbers: its state event, or the fetch after it if that came first."""
+        whole = self.fetched(match, round_no)
+        version = self.versions.get((match, round_no))
+        told = next((when for v, when in self.states if version is not None and v >= version), None)
+        return min((t for t in (whole, told) if t is not None), default=None)
 
 
 @dataclass
@@ -176,6 +199,7 @@ class Figures:
     missing_halls: int = 0
     hall_reads: list[float] = field(default_factory=list)  # seconds each fetch of the hall page took
     pages: list[float] = field(default_factory=list)  # from a round's 201 to each phone's page showing it
+    wholes: list[float] = field(default_factory=list)  # ... to the phone's fetch of the whole page after it
     missing_pages: int = 0
     page_reads: list[float] = field(default_factory=list)  # seconds each fetch of a phone's match page took
     page_failed: list[int] = field(default_factory=list)
@@ -226,6 +250,7 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], args: arg
         raise RuntimeError(f"{len(failed)} of {len(phones) + len(halls)} streams did not open: {failed[:3]}")
     for t in tables:
         t.answered.clear()
+    cpu = sum(s.cpu_seconds() for s in servers)  # from here: the phones' pages and streams are open already
     timings, seconds = enter_rounds(tables, args.block)
     memory = sum(s.memory_kib() for s in servers)
     figures.memory["streams"] = max(figures.memory.get("streams", 0), memory)
@@ -235,6 +260,7 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], args: arg
             all(set(by_id[p.match_id].answered) <= set(p.arrived) and p.idle() for p in phones)
             and all(h.idle() and len(h.seen) >= sum(len(t.answered) for t in tables) for h in halls)):
         time.sleep(0.1)
+    figures.cpu["with"] += sum(s.cpu_seconds() for s in servers) - cpu  # the block's rounds and what followed them
     for v in [*phones, *halls]:
         v.close()
     for phone in phones:
@@ -250,6 +276,8 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], args: arg
                     figures.missing_pages += 1
                 else:
                     figures.pages.append(max(0.0, shown - answered))
+                if (whole := phone.fetched(phone.match_id, round_no)) is not None:
+                    figures.wholes.append(max(0.0, whole - answered))
         figures.page_reads += [ended - began for began, ended in phone.reads]
         figures.page_failed += phone.failed
     for hall in halls:
@@ -281,13 +309,13 @@ def evening(port: int, args: argparse.Namespace, figures: Figures, servers: list
             print(f"  block {b + 1}/{args.blocks} {condition} viewers ...", flush=True)
             for t in tables:  # gunicorn dropped the idle kept-alive connection (keepalive 2 s): a fresh one
                 t.client.close()
-            cpu = sum(s.cpu_seconds() for s in servers)
             if condition == "with":
                 timings, seconds = with_viewers(port, tour, tables, args, figures, servers)
                 time.sleep(HANG_UP if args.block >= 5 else 0.5)  # the server lets the streams go
             else:
+                cpu = sum(s.cpu_seconds() for s in servers)
                 timings, seconds = enter_rounds(tables, args.block)
-            figures.cpu[condition] += sum(s.cpu_seconds() for s in servers) - cpu
+                figures.cpu[condition] += sum(s.cpu_seconds() for s in servers) - cpu
             figures.rounds[condition].merge(timings)
             figures.seconds[condition] += seconds
             figures.rates[condition].append(len(timings.ok) / seconds)
@@ -382,9 +410,12 @@ def report(f: Figures, args: argparse.Namespace) -> list[str]:
               f"rounds={len(f.pages)} missing={f.missing_pages}  (fetches {len(f.page_reads)}, "
               f"p50 {ms(percentile(f.page_reads, 50))}, p99 {ms(percentile(f.page_reads, 99))}"
               f"{f', failed {f.page_failed[:5]}' if f.page_failed else ''})")
+        print(f"phone's whole page after:     p50 {ms(percentile(f.wholes, 50))}  p99 {ms(percentile(f.wholes, 99))}  "
+              f"(its history and chart: the first fetch after the round's event)")
     cpu = {k: f.cpu[k] / len(t.ok) * 1000 if t.ok else float("nan") for k, t in f.rounds.items()}
     print(f"servers' CPU per round entered: without viewers {cpu['without']:.1f} ms, with {cpu['with']:.1f} ms "
-          f"(all the servers' work in the block, the streams' and the halls' reads included)")
+          f"(the servers' work from the block's first round until its last was shown: the streams' and pages' "
+          f"included, the phones' opening of their pages not)")
     mem = f.memory
     print(f"server memory (RSS, {'both servers' if f.backend == 'postgres' else 'master + workers'}): "
           f"idle {mem['idle'] / 1024:.0f} MiB, streams open {mem['streams'] / 1024:.0f} MiB, "

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from referee import exports, games, ledger, payment_codes, pots
+from referee import exports, ledger, payment_codes, pots
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.engine.spec import SPECS
@@ -382,8 +382,7 @@ def get_match(match_id: int) -> Any:
 
 
 def _state_json(match_id: int, state: Any) -> dict[str, Any]:
-    match = ledger.get_match(match_id)
-    return games.game(match.game).state_json(state, ledger.night_money(match.night))
+    return ledger.state_json(ledger.get_match(match_id), state)
 
 
 def _enter(match_id: int, payload: dict[str, Any], deal: object = None) -> Any:
@@ -393,8 +392,7 @@ def _enter(match_id: int, payload: dict[str, Any], deal: object = None) -> Any:
 
     def render(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
         rnd, state = entered
-        return 201, {"round": rnd.seq,
-                     "state": games.game(match.game).state_json(state, ledger.night_money(match.night))}
+        return 201, {"round": rnd.seq, "state": ledger.state_json(match, state)}
 
     idem = idempotency.from_request(render)
     expected = request.headers.get("Expected-Round")

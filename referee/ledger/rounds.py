@@ -298,11 +298,15 @@ def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, 
 
 # --- reading -----------------------------------------------------------------
 
+def state_json(match: Match, state: Any | None = None) -> dict[str, Any]:
+    """The API's view of a match's state (``state``, else the current one): the ``state`` of its answers."""
+    return games.game(match.game).state_json(state if state is not None else state_of(match),
+                                             night_money(match.night))
+
+
 def match_json(match: Match, state: Any | None = None) -> dict[str, Any]:
     """The API's view of a match: its state and its log."""
-    module = games.game(match.game)
     money = night_money(match.night)
-    state = state if state is not None else state_of(match)
     return {
         "id": match.id,
         "night": match.night_id,
@@ -312,7 +316,7 @@ def match_json(match: Match, state: Any | None = None) -> dict[str, Any]:
         "stake": money.format(match.stake),
         "options": match.options,
         "status": match.status,
-        "state": module.state_json(state, money),
+        "state": state_json(match, state),
         "rounds": [round_json(r) for r in match.rounds],
     }
 

@@ -14,7 +14,19 @@ from decimal import Decimal
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import event
@@ -410,13 +422,15 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
     money = ledger.night_money(match.night)
     state = ledger.state_of(match)
     view = module.state_json(state, money)
+    editing = can_edit(match.night, match.id)
     field = round_forms.error_field(match.game, getattr(error, "rule", "")) or getattr(error, "field", "")
     close_form = CloseForm()
     close_form.to.choices = list(match.seats)
     body = render_template(
         f"pages/match_{match.game}.html" if match.game in PAGE_GAMES else "pages/match_generic.html",
         match=match, night=match.night, state=state, view=view,
-        form=_round_form(match) if can_edit(match.night, match.id) else None,  # (a guest's page has no form)
+        form=_round_form(match) if editing else None,  # (a guest's page has no form)
+        follow_gap=0 if editing else int(current_app.config["LIVE_FOLLOW_GAP"] * 1000),
         rounds=ledger.recent_rounds(match, None if request.args.get("all") else HISTORY),
         total_rounds=match.snapshot.next_seq - 1,
         error=error, error_field=field, posted=posted or {}, conflict=conflict,

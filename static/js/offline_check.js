@@ -165,45 +165,11 @@
     }, function () { return null; });
   }
 
-  // An amount of the engine's state ("-12.50") as the page shows money: the page's language, the night's currency.
-  // Intl takes the decimal text as it is (no float on the way), as Babel does on the server.
-  function money(text) {
-    if (typeof text !== "string" || !match.currency) return null;
-    try {
-      return new Intl.NumberFormat(document.documentElement.lang || "en", {
-        style: "currency", currency: match.currency, currencyDisplay: "symbol",
-        minimumFractionDigits: match.digits, maximumFractionDigits: match.digits }).format(text)
-        .replace(/\u2212/g, "-");  // Swedish minus as the server's page writes it (Babel: "-2,00 kr")
-    } catch (err) { return null; }
-  }
-
-  function expected(el, text) {
-    if (!el || text === null || text === undefined) return;
-    el.textContent = String(text);
-    el.classList.add("offline-expected");
-  }
-
-  // The page as the leader expects it after the waiting rounds: each box at a glance names what of the engine's
-  // state it shows (data-expect: the key; data-expect-as: "money" or "count"; data-expect-add: "the next one"),
-  // and the balances; marked, so they are not taken for the server's word.
+  // The page as the leader expects it after the waiting rounds (static/js/glance.js: the boxes at a glance and the
+  // balances), marked, so they are not taken for the server's word; then the round form's names.
   function show(view) {
-    if (!view) return;
-    document.querySelectorAll("main .glance [data-expect]").forEach(function (el) {
-      var value = view[el.dataset.expect], as = el.dataset.expectAs;
-      if (as === "money") value = money(value);
-      else if (as === "count") value = Array.isArray(value) ? value.length : null;
-      else if (el.dataset.expectAdd && typeof value === "number") value += parseInt(el.dataset.expectAdd, 10);
-      if (typeof value === "string" || typeof value === "number") expected(el, value);
-    });
-    var balances = view.balances || {};
-    document.querySelectorAll("main table.balances[data-money] tr").forEach(function (row) {
-      var th = row.querySelector("th"), td = row.querySelector("td"), text = th && balances[th.textContent.trim()];
-      var shown = td && money(text);
-      if (!shown) return;
-      expected(td, shown);
-      td.classList.toggle("neg", text.trim().charAt(0) === "-");
-      td.classList.toggle("pos", text.trim().charAt(0) !== "-" && /[1-9]/.test(text));
-    });
+    if (!view || !window.RefereeGlance) return;
+    window.RefereeGlance.show(view, { currency: match.currency, digits: match.digits, mark: "offline-expected" });
     var form = document.querySelector("main #round-form[data-svangare]");
     if (!form || typeof view.svangare !== "string") return;
     // The texts naming the svängare or the one the sväng passes to, from their templates ("{name}").

@@ -10,6 +10,7 @@ round came in. Amounts are the hand computation of test_svangknack_night
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -140,3 +141,45 @@ def test_a_page_showing_a_refused_round_still_follows_the_other_phones(live_serv
     assert shown_balances(page) == AFTER_R1
     page.locator("#round-1").wait_for()
     assert leader.problems == []
+
+
+def test_a_guest_shows_a_quick_round_from_the_stream_and_fetches_the_page_later(
+        live_server: LiveServer, phone: Any, artifacts: Path) -> None:
+    """Two rounds within the guest's gap: the first fetches the page at once; the second's numbers (dealer, pot,
+    round, balances) come from the stream's state event without a fetch, and the page (its history) follows
+    once the gap is over (LIVE_FOLLOW_GAP, here 3 s; 10 s in use)."""
+    from decimal import Decimal
+
+    live_server.app.config["LIVE_FOLLOW_GAP"] = 3
+    base = live_server.url
+    night, match = night_and_match(base)
+    mid = match["id"]
+    guest = watch(phone, artifacts, "live-follow-")
+    fetches: list[float] = []
+    guest.page.on("request", lambda r: fetches.append(time.monotonic())
+                  if r.url.endswith(f"/matches/{mid}") and r.headers.get("x-live") else None)
+    guest.page.goto(f"{base}/v/{night['view_token']}")
+    guest.page.goto(f"{base}/matches/{mid}")
+    assert "state=1" in guest.page.locator("#live").get_attribute("data-url")
+    guest.page.wait_for_function("() => performance.getEntriesByType('resource')"
+                                 ".some(e => e.name.indexOf('/live') > 0)")
+
+    post(base, f"/api/matches/{mid}/rounds", {"participants": ["Bo"]}, night["edit_token"])  # round 1: at once
+    guest.page.locator("#round-1").wait_for()
+    assert len(fetches) == 1
+    second = post(base, f"/api/matches/{mid}/rounds", {"participants": ["Cia"]}, night["edit_token"])
+    told = time.monotonic()
+    guest.page.wait_for_function("() => document.querySelector('#round-no').textContent.trim() === '3'")
+    shown_at = time.monotonic()
+    expected = {name: int(Decimal(v) * 100) for name, v in second["state"]["balances"].items()}
+    assert shown_balances(guest.page) == expected
+    assert guest.page.locator("#dealer").inner_text().strip() == second["state"]["dealer"]
+    assert minor(guest.page.locator("#pot").inner_text()) == int(Decimal(second["state"]["pot"]) * 100)
+    assert not guest.page.locator("#round-2").count() and len(fetches) == 1  # the numbers, not yet the page
+    guest.shot("numbers-before-page")
+
+    guest.page.locator("#round-2").wait_for(timeout=10_000)  # the page follows after the gap
+    assert len(fetches) == 2 and fetches[1] - fetches[0] >= 2.9 and shown_at - told < 2.9
+    assert shown_balances(guest.page) == expected and guest.page.locator("#round-no").inner_text().strip() == "3"
+    guest.shot("page-after-gap")
+    assert not guest.problems, guest.problems

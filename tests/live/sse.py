@@ -15,6 +15,7 @@ class Reader:
 
     def __init__(self, chunks: Iterable[bytes]) -> None:
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.states: queue.Queue[dict[str, Any]] = queue.Queue()  # ``state`` events (``?state=1``)
         self.comments: list[str] = []
         self.raw: list[str] = []
         self.ended = threading.Event()
@@ -45,6 +46,8 @@ class Reader:
             fields[name] = value[1:] if value.startswith(" ") else value
         if fields.get("event") == "change":
             self.events.put({"id": fields.get("id"), **json.loads(fields["data"])})
+        elif fields.get("event") == "state":
+            self.states.put(json.loads(fields["data"]))
 
     def next(self, timeout: float = 5.0) -> dict[str, Any]:
         return self.events.get(timeout=timeout)
