@@ -94,7 +94,7 @@ def _op(summary: str, ok: str, schema: dict[str, Any] | None, *, body: dict[str,
 def _live(op: dict[str, Any]) -> dict[str, Any]:
     """The stream answers ``text/event-stream``: ``change`` events whose data is a LiveChange."""
     event = {"type": "object", "required": ["event", "data"], "properties": {
-        "event": {"enum": ["change"]}, "id": {"type": "string", "pattern": "^[0-9]+$"},
+        "event": {"enum": ["change", "state"]}, "id": {"type": "string", "pattern": "^[0-9]+$"},
         "data": {"type": "string", "description": 'JSON: {"night", "match", "what", "round_no", "version"}'}}}
     op["responses"]["200"]["content"] = {"text/event-stream": {"schema": event}}
     op["responses"]["429"] = _resp("Too many wrong tokens from this address, or as many live streams open as this "
@@ -270,7 +270,10 @@ def document() -> dict[str, Any]:
                 "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"},
                 "description": "The last version received: the stream opens with what was missed since."},
                 {"name": "match", "in": "query", "required": False, "schema": _DB_ID,
-                 "description": "Only this match's changes and the night-wide ones."}],
+                 "description": "Only this match's changes and the night-wide ones."},
+                {"name": "state", "in": "query", "required": False, "schema": {"enum": ["1"]},
+                 "description": "With match: after each change of the match, a 'state' event whose data is "
+                                '{"match", "version", "state"} (state: as GET /api/matches/<id> answers it).'}],
             errors=("401", "403", "404")))},
         "/api/nights/{night_id}/settlement": {"get": _op(
             "What is still open and the plan with the fewest transfers (or ?plan=leader).", "Settlement",
