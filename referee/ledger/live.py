@@ -354,4 +354,6 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
             late = changes_since(engine, night_id, known)
             for change in late:
                 known = max(known, change["version"])
-            yield "".join(sse(c) for c in late if wanted(c)) + sse(comment="ping")
+            mine = max((c["version"] for c in late if match_id is not None and c["match"] == match_id), default=0)
+            told = state_event(engine, match_id, mine, news) if mine and news is not None and match_id else ""
+            yield "".join(sse(c) for c in late if wanted(c)) + told + sse(comment="ping")
