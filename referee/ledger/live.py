@@ -47,9 +47,9 @@ LOOK = 2.0
 
 log = logging.getLogger(__name__)
 Change = dict[str, Any]
-#: A match's state after a change of it, as its ``state`` events carry it: made once per change and process,
-#: by the first stream that sends it (:func:`stream`), by (database, match, the change's version).
-_NEWS: LRU[tuple[str, int, int], Change] = LRU(256)
+#: A match's ``state`` event after a change of it, its text made once per change and process by the first stream
+#: that sends it (:func:`stream`), by (database, match, the change's version).
+_NEWS: LRU[tuple[str, int, int], str] = LRU(256)
 
 
 _nights = Night.__table__
@@ -271,15 +271,17 @@ def state_event(engine: Engine, match_id: int, version: int, news: Callable[[int
     this night's); the first stream of a change reads it, the others take
     its answer. Empty if it cannot be read: the phone then fetches the page.
     """
+    def make() -> str:
+        data = news(match_id)
+        if not data:
+            return ""
+        return f"event: state\ndata: {json.dumps({**data, 'version': version}, separators=(',', ':'))}\n\n"
+
     try:
-        data = _NEWS.once((str(engine.url), match_id, version), lambda: news(match_id) or {},
-                          keep=bool)
+        return _NEWS.once((str(engine.url), match_id, version), make, keep=bool)
     except Exception:  # the stream goes on without it: the page is fetched as before
         log.exception("live: the state of match %s could not be read for its stream", match_id)
         return ""
-    if not data:
-        return ""
-    return f"event: state\ndata: {json.dumps({**data, 'version': version}, separators=(',', ':'))}\n\n"
 
 
 def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int | None = None,
@@ -310,6 +312,13 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
     def wanted(change: Change) -> bool:
         return match_id is None or change["match"] is None or change["match"] == match_id
 
+    def told(sent: list[Change]) -> str:
+        """The ``state`` event after the last of ``sent`` that is this match's (when asked for), else nothing."""
+        if news is None or match_id is None:
+            return ""
+        mine = max((c["version"] for c in sent if c["match"] == match_id), default=0)
+        return state_event(engine, match_id, mine, news) if mine else ""
+
     ear = hub(engine)
     yield sse(retry=2000)
     known = current_version(engine, night_id)
@@ -332,19 +341,14 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
             got = changes_since(engine, night_id, known)
         if opens is not None and any(c["what"] == "rights" for c in got) and not opens():
             return
-        out = []
-        mine = 0  # the version of this match's last change in this send
+        sent = []
         for change in got:
             if change["version"] > known:
                 known = change["version"]
                 if wanted(change):
-                    out.append(sse(change))
-                    if match_id is not None and change["match"] == match_id:
-                        mine = change["version"]
-        if mine and news is not None and match_id is not None:
-            out.append(state_event(engine, match_id, mine, news))
-        if out:
-            yield "".join(out)
+                    sent.append(change)
+        if sent:
+            yield "".join(sse(change) for change in sent) + told(sent)
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= ping - 0.05:
             quiet_since = time.monotonic()
@@ -354,6 +358,5 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
             late = changes_since(engine, night_id, known)
             for change in late:
                 known = max(known, change["version"])
-            mine = max((c["version"] for c in late if match_id is not None and c["match"] == match_id), default=0)
-            told = state_event(engine, match_id, mine, news) if mine and news is not None and match_id else ""
-            yield "".join(sse(c) for c in late if wanted(c)) + told + sse(comment="ping")
+            shown = [c for c in late if wanted(c)]
+            yield "".join(sse(c) for c in shown) + told(shown) + sse(comment="ping")
