@@ -112,6 +112,7 @@ class Follower(Viewer):
         self.failed: list[int] = []
         self.dirty = threading.Event()
         self.reading = False
+        self.last = -gap  # when the page last fetched itself (its own load counts, as live.js)
         self.reader = threading.Thread(target=self._read_loop, daemon=True)
         self.client = Client(port)
 
@@ -132,6 +133,7 @@ class Follower(Viewer):
             status, body, _ = self.client.request("GET", self.page)
             if status != 200:
                 raise RuntimeError(f"{self.page} answered {status}")
+            self.last = time.monotonic()
             if (follow := re.search(rb'data-follow-gap="(\d+)"', body)) and b"state=1" in body:
                 self.gap = int(follow.group(1)) / 1000
                 self.query += "&state=1"
@@ -140,13 +142,12 @@ class Follower(Viewer):
         self.states.append((int(data["version"]), now))
 
     def _read_loop(self) -> None:
-        last = -self.gap
         while not self.closed:
             if not self.dirty.wait(0.2):
                 continue
-            if (wait := last + self.gap - time.monotonic()) > 0:  # at most one fetch per gap, as the page
+            if (wait := self.last + self.gap - time.monotonic()) > 0:  # at most one fetch per gap, as the page
                 time.sleep(wait)
-            last = time.monotonic()
+            self.last = time.monotonic()
             self.reading = True
             self.dirty.clear()
             began = time.monotonic()
@@ -206,6 +207,8 @@ class Figures:
     hall_failed: list[int] = field(default_factory=list)
     memory: dict[str, int] = field(default_factory=dict)  # KiB, all servers: idle, streams open, end
     cpu: dict[str, float] = field(default_factory=lambda: {"without": 0.0, "with": 0.0})  # servers' CPU seconds
+    #: This process's CPU seconds over the same spans: the leaders' and the phones' side, on the same cores
+    own: dict[str, float] = field(default_factory=lambda: {"without": 0.0, "with": 0.0})
 
     def ratios(self) -> list[float]:
         return [w / o for w, o in zip(self.rates["with"], self.rates["without"], strict=True) if o]
@@ -240,6 +243,9 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], args: arg
                       link=f"/v/{view}", gap=HALL_GAP) for _ in range(args.halls)]
     for v in [*phones, *halls]:
         v.prepare()
+    spread = random.Random(len(figures.pages))
+    for v in phones:  # a long evening's steady state: the guests last fetched their pages at times spread over a gap
+        v.last = time.monotonic() - spread.uniform(0, v.gap)
     for v in [*phones, *halls]:
         v.start()
     deadline = time.monotonic() + 60  # one deadline for all: a stream that never opens costs 60 s, not 60 s each
@@ -251,6 +257,7 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], args: arg
     for t in tables:
         t.answered.clear()
     cpu = sum(s.cpu_seconds() for s in servers)  # from here: the phones' pages and streams are open already
+    own = time.process_time()
     timings, seconds = enter_rounds(tables, args.block)
     memory = sum(s.memory_kib() for s in servers)
     figures.memory["streams"] = max(figures.memory.get("streams", 0), memory)
@@ -261,6 +268,7 @@ def with_viewers(port: int, tour: dict[str, Any], tables: list[Table], args: arg
             and all(h.idle() and len(h.seen) >= sum(len(t.answered) for t in tables) for h in halls)):
         time.sleep(0.1)
     figures.cpu["with"] += sum(s.cpu_seconds() for s in servers) - cpu  # the block's rounds and what followed them
+    figures.own["with"] += time.process_time() - own
     for v in [*phones, *halls]:
         v.close()
     for phone in phones:
@@ -313,9 +321,10 @@ def evening(port: int, args: argparse.Namespace, figures: Figures, servers: list
                 timings, seconds = with_viewers(port, tour, tables, args, figures, servers)
                 time.sleep(HANG_UP if args.block >= 5 else 0.5)  # the server lets the streams go
             else:
-                cpu = sum(s.cpu_seconds() for s in servers)
+                cpu, own = sum(s.cpu_seconds() for s in servers), time.process_time()
                 timings, seconds = enter_rounds(tables, args.block)
                 figures.cpu[condition] += sum(s.cpu_seconds() for s in servers) - cpu
+                figures.own[condition] += time.process_time() - own
             figures.rounds[condition].merge(timings)
             figures.seconds[condition] += seconds
             figures.rates[condition].append(len(timings.ok) / seconds)
@@ -416,6 +425,9 @@ def report(f: Figures, args: argparse.Namespace) -> list[str]:
     print(f"servers' CPU per round entered: without viewers {cpu['without']:.1f} ms, with {cpu['with']:.1f} ms "
           f"(the servers' work from the block's first round until its last was shown: the streams' and pages' "
           f"included, the phones' opening of their pages not)")
+    own = {k: f.own[k] / len(t.ok) * 1000 if t.ok else float("nan") for k, t in f.rounds.items()}
+    print(f"this bench's CPU per round:     without viewers {own['without']:.1f} ms, with {own['with']:.1f} ms "
+          f"(the leaders', phones' and halls' side, on the servers' cores)")
     mem = f.memory
     print(f"server memory (RSS, {'both servers' if f.backend == 'postgres' else 'master + workers'}): "
           f"idle {mem['idle'] / 1024:.0f} MiB, streams open {mem['streams'] / 1024:.0f} MiB, "

@@ -14,9 +14,8 @@ import select
 import socket
 import ssl
 from collections.abc import Callable
-from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Response, current_app, request
 
 from referee import ledger, live_slots
 from referee.api import Denied, _token, authorized_night, bp
@@ -38,30 +37,16 @@ def _match_filter() -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and int(raw) <= MAX_ID else None
 
 
-def _news(night_id: int) -> Callable[[int], dict[str, Any] | None] | None:
-    """``?state=1`` with ``?match=``: what the stream's ``state`` events carry (an addition to API.md).
+def _news() -> live.News | None:
+    """``?state=1`` with ``?match=``: the stream sends ``state`` events, read by this (an addition to API.md).
 
-    The match's ``state`` as ``GET /api/matches/<id>`` answers it, read in an
-    app context of its own (the stream runs after its request has ended);
-    None for a match of another night, whose state this token may not read.
+    The match's ``state`` as ``GET /api/matches/<id>`` answers it; the
+    stream sends none for a match of another night, whose state this token
+    may not read.
     """
     if request.args.get("state") != "1" or _match_filter() is None:
         return None
-    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-
-    def news(match_id: int) -> dict[str, Any] | None:
-        with app.app_context():
-            try:
-                match = ledger.get_match(match_id)
-                if match.night_id != night_id:
-                    return None
-                return {"match": match_id, "state": ledger.state_json(match)}
-            except ledger.NotFound:
-                return None
-            finally:
-                db.session.remove()
-
-    return news
+    return ledger.stored_states_json
 
 
 def _gone() -> Callable[[], bool] | None:
@@ -104,7 +89,7 @@ def live_stream(night_id: int) -> Response:
     engine = db.engine
     db.session.remove()  # the stream waits without holding a connection of the pool
     body = live.stream(engine, night_id, _last_event_id(), match_id=_match_filter(),
-                       opens=rights.still_opens(night_id, token), gone=_gone(), news=_news(night_id),
+                       opens=rights.still_opens(night_id, token), gone=_gone(), news=_news(),
                        ping=float(cfg.get("LIVE_PING", 15)), lifetime=float(cfg.get("LIVE_LIFETIME", 300)))
     resp = Response(live_slots.Held(body, ticket), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-store"

@@ -67,6 +67,7 @@ from referee.ledger.rounds import (
     recent_rounds,
     round_json,
     state_json,
+    stored_states_json,
     void_round,
 )
 from referee.ledger.tx import Conflict, NotFound, Unavailable, configure_engine, lock_nights, store_reply, writing
@@ -78,5 +79,5 @@ __all__ = [
     "create_night", "currency_money", "get_match", "get_night", "group_by_token", "import_night", "initial_state",
     "lock_nights", "match_events_limit", "match_json", "night_by_token", "night_money", "open_carry",
     "recent_rounds", "replay", "revoke_edit_token", "round_json", "seat_player", "state_json", "state_of",
-    "store_reply", "void_round", "writing",
+    "store_reply", "stored_states_json", "void_round", "writing",
 ]

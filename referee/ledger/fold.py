@@ -149,12 +149,15 @@ def state_of(match: Match) -> Any:
     down (:func:`referee.engine.records.load` builds only frozen dataclasses
     and tuples), so one object may be handed to every reader.
     """
-    stored = match.snapshot.state
-    key = identity(match)
+    return stored_state(identity(match), match.game, match.snapshot.state)
+
+
+def stored_state(key: tuple[str, int], game: str, stored: Any) -> Any:
+    """The engine state of a snapshot's JSON ``stored`` of the match ``key`` (:func:`identity`), kept as above."""
     kept = _STATES.get(key)
     if kept is not None and kept[0] == stored:
         return kept[1]
-    state = load(games.game(match.game).State, stored)
+    state = load(games.game(game).State, stored)
     _STATES.put(key, (stored, state))
     return state
 

@@ -22,7 +22,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select, text, update
@@ -39,6 +39,9 @@ RECENT = 256
 #: Changes within this many seconds go out to a stream in one write (bench/live.py: 0.1 s gave
 #: 0.77-0.86x round entry with 200 viewers, 0.25 s 0.93x, events still well under a second).
 GATHER = 0.25
+#: PostgreSQL: after a change, how long the hub listens for more before it reads their states and wakes the
+#: streams (seconds; the streams gather for :data:`GATHER` after that).
+HEAR = 0.05
 #: More missed changes than this and a reconnecting phone gets one event with the state instead.
 REPLAY_MAX = 200
 #: How often a quiet stream asks whether its phone is still there (seconds): a phone gone gives back its
@@ -47,9 +50,12 @@ LOOK = 2.0
 
 log = logging.getLogger(__name__)
 Change = dict[str, Any]
-#: A match's ``state`` event after a change of it, its text made once per change and process by the first stream
-#: that sends it (:func:`stream`), by (database, match, the change's version).
-_NEWS: LRU[tuple[str, int, int], str] = LRU(256)
+#: Reads matches' states for ``state`` events: each match's night and the API's ``state`` of it, in one go
+#: (:func:`referee.ledger.rounds.stored_states_json`, handed in by the API: the ledger's live table is below it).
+News = Callable[[Engine, Sequence[int]], dict[int, tuple[int, dict[str, Any]]]]
+#: A match's ``state`` event after a change of it that the hub had not read (a reconnect's, the ping's), its text
+#: made once per change and process by the first stream that sends it (:func:`state_event`).
+_NEWS: LRU[tuple[str, int, int], tuple[int, str]] = LRU(256)
 
 
 _nights = Night.__table__
@@ -130,6 +136,11 @@ class Hub:
         #: Who waits for what: (night, match) for a match's streams, (night, None) for the whole night's.
         self.conditions: dict[tuple[int, int | None], threading.Condition] = {}
         self.recent: dict[int, deque[Change]] = {}
+        #: The matches whose streams want ``state`` events (how many streams each), the reader, and the last
+        #: state event read of each: (its change's version, the match's night, the event's text).
+        self.followed: dict[int, int] = {}
+        self.news: News | None = None
+        self.states: dict[int, tuple[int, int, str]] = {}
         self.ready = threading.Event()
         self.stopping = threading.Event()
         self.failing = False
@@ -176,6 +187,47 @@ class Hub:
             return None
         return found
 
+    def follow(self, match_id: int, news: News, on: bool = True) -> None:
+        """A stream wants (``on``) or no longer wants the ``state`` events of the match."""
+        with self.lock:
+            self.news = news
+            count = self.followed.get(match_id, 0) + (1 if on else -1)
+            if count > 0:
+                self.followed[match_id] = count
+            else:
+                self.followed.pop(match_id, None)
+                self.states.pop(match_id, None)
+
+    def state(self, match_id: int, version: int) -> tuple[int, str] | None:
+        """(night, text) of the match's state event as read after its change ``version`` or later; None if not."""
+        with self.lock:
+            kept = self.states.get(match_id)
+        return (kept[1], kept[2]) if kept is not None and kept[0] >= version else None
+
+    def _read_states(self, changes: list[Change]) -> None:
+        """Read the states of the followed matches that ``changes`` changed, all in one statement, for their streams.
+
+        Why here: after every round of a followed table each of its streams
+        sent a state event, read once per change and process; at a club
+        evening of 40 tables that was a connection and a query per round
+        (``bench/tournament.py``). The hub reads every followed table that
+        changed since its last look at once, before it wakes their streams.
+        """
+        with self.lock:
+            news = self.news
+            last = {c["match"]: c["version"] for c in changes if c["match"] in self.followed}
+        if not last or news is None:
+            return
+        try:
+            found = news(self.engine, sorted(last))
+        except Exception:  # the streams read it themselves (state_event), or the phone fetches its page
+            log.exception("live: the states of %s matches could not be read", len(last))
+            return
+        made = {match_id: (last[match_id], night_id, event_text(match_id, last[match_id], state))
+                for match_id, (night_id, state) in found.items()}
+        with self.lock:
+            self.states.update((m, v) for m, v in made.items() if m in self.followed)
+
     def publish(self, change: Change) -> None:
         """Keep the change and wake the streams that show it: the night's whole and, if any, its match's."""
         night_id = int(change["night"])
@@ -216,8 +268,14 @@ class Hub:
             self.ready.set()
             self.failing = False  # connected again: the next outage is logged again
             while not self.stopping.is_set():
-                for notice in conn.notifies(timeout=1.0):
-                    self.publish(json.loads(notice.payload))
+                got = [json.loads(n.payload) for n in conn.notifies(timeout=1.0, stop_after=1)]
+                if not got:
+                    continue
+                # The changes of the next moment too: their followed tables' states are read in one go.
+                got += [json.loads(n.payload) for n in conn.notifies(timeout=HEAR)]
+                self._read_states(got)
+                for change in got:
+                    self.publish(change)
 
     def _poll(self) -> None:
         t = NightChange.__table__
@@ -229,9 +287,12 @@ class Hub:
             with self.engine.connect() as conn:
                 rows = conn.execute(select(t.c.id, t.c.night_id, t.c.match_id, t.c.what, t.c.round_no, t.c.version)
                                     .where(t.c.id > last).order_by(t.c.id).limit(1000)).all()
-            for row in rows:
-                last = row[0]
-                self.publish(event_data(*row[1:]))
+            changes = [event_data(*row[1:]) for row in rows]
+            if changes:
+                last = rows[-1][0]
+                self._read_states(changes)
+            for change in changes:
+                self.publish(change)
 
 
 _hubs: dict[tuple[int, str], Hub] = {}
@@ -259,35 +320,44 @@ def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
     return f"id: {data['version']}\nevent: change\ndata: {json.dumps(data)}\n\n"
 
 
-def state_event(engine: Engine, match_id: int, version: int, news: Callable[[int], Change | None]) -> str:
-    """A ``state`` event: the match's state after its change of night version ``version`` (no id: not a change).
+def event_text(match_id: int, version: int, state: dict[str, Any]) -> str:
+    """A ``state`` event: the match's state after its change of night version ``version`` (no id: not a change)."""
+    data = json.dumps({"match": match_id, "state": state, "version": version}, separators=(",", ":"))
+    return f"event: state\ndata: {data}\n\n"
+
+
+def state_event(ear: Hub, night_id: int, match_id: int, version: int, news: News) -> str:
+    """The match's ``state`` event after its change ``version``, for a stream of night ``night_id``.
 
     Why: a phone following a match used to fetch the whole page (18 kB, 25 ms
     of a server's CPU) after every change of it, and at a club evening 160
     phones did so for every round (``bench/tournament.py``). With the state
     in the stream, a phone shows the new numbers at once and fetches the page
-    (the history, the chart) less often (``static/js/live.js``). ``news``
-    reads the state (the API's ``state`` of the match, None when it is not
-    this night's); the first stream of a change reads it, the others take
-    its answer. Empty if it cannot be read: the phone then fetches the page.
+    (the history, the chart) less often (``static/js/live.js``). The hub
+    has usually read it already (:meth:`Hub._read_states`); else the first
+    stream of the change reads it and the others take its answer. Empty for
+    a match of another night (its state is not this token's to read), and
+    if it cannot be read: the phone then fetches the page.
     """
-    def make() -> str:
-        data = news(match_id)
-        if not data:
-            return ""
-        return f"event: state\ndata: {json.dumps({**data, 'version': version}, separators=(',', ':'))}\n\n"
+    engine = ear.engine
+    told = ear.state(match_id, version)
+    if told is None:
+        def make() -> tuple[int, str]:
+            found = news(engine, [match_id]).get(match_id)
+            return (0, "") if found is None else (found[0], event_text(match_id, version, found[1]))
 
-    try:
-        return _NEWS.once((str(engine.url), match_id, version), make, keep=bool)
-    except Exception:  # the stream goes on without it: the page is fetched as before
-        log.exception("live: the state of match %s could not be read for its stream", match_id)
-        return ""
+        try:
+            told = _NEWS.once((str(engine.url), match_id, version), make, keep=lambda made: bool(made[1]))
+        except Exception:  # the stream goes on without it: the page is fetched as before
+            log.exception("live: the state of match %s could not be read for its stream", match_id)
+            return ""
+    return told[1] if told[0] == night_id else ""
 
 
 def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int | None = None,
            ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER,
            opens: Callable[[], bool] | None = None, gone: Callable[[], bool] | None = None,
-           news: Callable[[int], Change | None] | None = None) -> Iterator[str]:
+           news: News | None = None) -> Iterator[str]:
     """The night's live stream: the opening event, then every change; ends after ``lifetime``.
 
     With ``last_id`` (a reconnect's ``Last-Event-ID``) the opening is what was
@@ -317,46 +387,52 @@ def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int 
         if news is None or match_id is None:
             return ""
         mine = max((c["version"] for c in sent if c["match"] == match_id), default=0)
-        return state_event(engine, match_id, mine, news) if mine else ""
+        return state_event(ear, night_id, match_id, mine, news) if mine else ""
 
     ear = hub(engine)
-    yield sse(retry=2000)
-    known = current_version(engine, night_id)
-    missed = changes_since(engine, night_id, last_id) if last_id is not None and last_id < known else []
-    if (last_id is not None and last_id <= known and len(missed) <= REPLAY_MAX
-            and [c["version"] for c in missed] == list(range(last_id + 1, known + 1))):
-        yield "".join(sse(change) for change in missed if wanted(change))
-    else:
-        yield sse(event_data(night_id, None, "night", None, known))
-    deadline = time.monotonic() + lifetime
-    quiet_since = time.monotonic()
-    while (left := deadline - time.monotonic()) > 0 and not ear.stopping.is_set():
-        got = ear.wait(night_id, known, min(ping, left, LOOK if gone is not None else ping), match_id)
-        if not got and gone is not None and gone():
-            return
-        if got and gather > 0 and any(wanted(c) for c in got):  # not for a timeout's other tables' changes
-            time.sleep(gather)  # let a burst of changes gather: one send for all of them
-            got = ear.wait(night_id, known, 0, match_id)
-        if got is None:
-            got = changes_since(engine, night_id, known)
-        if opens is not None and any(c["what"] == "rights" for c in got) and not opens():
-            return
-        sent = []
-        for change in got:
-            if change["version"] > known:
-                known = change["version"]
-                if wanted(change):
-                    sent.append(change)
-        if sent:
-            yield "".join(sse(change) for change in sent) + told(sent)
-            quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since >= ping - 0.05:
-            quiet_since = time.monotonic()
-            if opens is not None and not opens():
+    if news is not None and match_id is not None:
+        ear.follow(match_id, news)
+    try:
+        yield sse(retry=2000)
+        known = current_version(engine, night_id)
+        missed = changes_since(engine, night_id, last_id) if last_id is not None and last_id < known else []
+        if (last_id is not None and last_id <= known and len(missed) <= REPLAY_MAX
+                and [c["version"] for c in missed] == list(range(last_id + 1, known + 1))):
+            yield "".join(sse(change) for change in missed if wanted(change))
+        else:
+            yield sse(event_data(night_id, None, "night", None, known))
+        deadline = time.monotonic() + lifetime
+        quiet_since = time.monotonic()
+        while (left := deadline - time.monotonic()) > 0 and not ear.stopping.is_set():
+            got = ear.wait(night_id, known, min(ping, left, LOOK if gone is not None else ping), match_id)
+            if not got and gone is not None and gone():
                 return
-            # A listener that lost its connection may have missed a change: the ping checks.
-            late = changes_since(engine, night_id, known)
-            for change in late:
-                known = max(known, change["version"])
-            shown = [c for c in late if wanted(c)]
-            yield "".join(sse(c) for c in shown) + told(shown) + sse(comment="ping")
+            if got and gather > 0 and any(wanted(c) for c in got):  # not for a timeout's other tables' changes
+                time.sleep(gather)  # let a burst of changes gather: one send for all of them
+                got = ear.wait(night_id, known, 0, match_id)
+            if got is None:
+                got = changes_since(engine, night_id, known)
+            if opens is not None and any(c["what"] == "rights" for c in got) and not opens():
+                return
+            sent = []
+            for change in got:
+                if change["version"] > known:
+                    known = change["version"]
+                    if wanted(change):
+                        sent.append(change)
+            if sent:
+                yield "".join(sse(change) for change in sent) + told(sent)
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since >= ping - 0.05:
+                quiet_since = time.monotonic()
+                if opens is not None and not opens():
+                    return
+                # A listener that lost its connection may have missed a change: the ping checks.
+                late = changes_since(engine, night_id, known)
+                for change in late:
+                    known = max(known, change["version"])
+                shown = [c for c in late if wanted(c)]
+                yield "".join(sse(c) for c in shown) + told(shown) + sse(comment="ping")
+    finally:
+        if news is not None and match_id is not None:
+            ear.follow(match_id, news, on=False)

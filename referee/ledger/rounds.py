@@ -10,11 +10,12 @@ one commits, the other gets :class:`Conflict` with the fresh state.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import current_app
 from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -28,9 +29,9 @@ from referee.ledger import fold, idempotency, live, tables
 from referee.ledger.carries import _check_carry_kept
 from referee.ledger.fold import state_of
 from referee.ledger.idempotency import Idem
-from referee.ledger.inputs import clean_name, night_money
+from referee.ledger.inputs import clean_name, currency_money, night_money
 from referee.ledger.tx import Conflict, NotFound, store_reply, writing
-from referee.models import MAX_ID, Match, Round, Snapshot, db, now
+from referee.models import MAX_ID, Match, Night, Round, Snapshot, db, now
 
 #: Events one match may hold (rounds and closes, void ones too; ``MAX_MATCH_EVENTS`` in the config).
 #: A long evening's match has a few hundred; a void replays the whole log and a protocol prints it,
@@ -302,6 +303,32 @@ def state_json(match: Match, state: Any | None = None) -> dict[str, Any]:
     """The API's view of a match's state (``state``, else the current one): the ``state`` of its answers."""
     return games.game(match.game).state_json(state if state is not None else state_of(match),
                                              night_money(match.night))
+
+
+_matches, _nights_t = Match.__table__, Night.__table__
+#: What :func:`stored_states_json` reads: rows of three tables, no ORM.
+_STATE_ROWS = (select(_matches.c.id, _matches.c.night_id, _matches.c.game, _nights_t.c.currency, _snapshots.c.state)
+               .join(_nights_t, _nights_t.c.id == _matches.c.night_id)
+               .join(_snapshots, _snapshots.c.match_id == _matches.c.id)
+               .where(_matches.c.id.in_(bindparam("matches", expanding=True))))
+
+
+def stored_states_json(engine: Engine, match_ids: Sequence[int]) -> dict[int, tuple[int, dict[str, Any]]]:
+    """Each match's night and :func:`state_json` of its stored state, read in one statement (no such match: left out).
+
+    Why not :func:`get_match`: the live stream's ``state`` events read this
+    after the rounds of the followed tables (:mod:`referee.ledger.live`), on
+    no request's session. Loading each match, its night and snapshot as
+    objects in an app context of their own cost about as much of a worker's
+    interpreter as the round itself (py-spy on ``bench/tournament.py``);
+    the live hub reads the tables changed since its last look together.
+    """
+    with engine.connect() as conn:
+        rows = conn.execute(_STATE_ROWS, {"matches": list(match_ids)}).all()
+    url = str(engine.url)
+    return {int(match_id): (int(night_id), games.game(game).state_json(
+                fold.stored_state((url, int(match_id)), game, stored), currency_money(currency)))
+            for match_id, night_id, game, currency, stored in rows}
 
 
 def match_json(match: Match, state: Any | None = None) -> dict[str, Any]:

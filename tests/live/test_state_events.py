@@ -8,11 +8,13 @@ and fetches the page less often (static/js/live.js, bench/tournament.py).
 from __future__ import annotations
 
 import queue
+import threading
 from typing import Any
 
 import pytest
 
 from referee import ledger
+from referee.ledger import live
 from tests.live.sse import Reader
 from tests.web.helpers import Api
 
@@ -70,19 +72,51 @@ def test_no_state_unless_asked_for(live_app: Any) -> None:
 
 
 def test_the_phones_of_a_match_share_one_read_of_its_state(live_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Four phones follow a table: its round's state is read once for all of them (the first stream reads it)."""
+    """Four phones follow a table: its round's state is read once for all of them."""
     client = live_app.test_client()
     api, _first, second = _two_matches(client)
-    reads: list[int] = []
-    real = ledger.state_json
+    reads: list[list[int]] = []
+    real = ledger.stored_states_json
 
-    def counting(match: Any, state: Any = None) -> Any:
-        if state is None:  # (the round's own answer passes the state it made: not a read)
-            reads.append(match.id)
-        return real(match, state)
+    def counting(engine: Any, match_ids: Any) -> Any:
+        reads.append(list(match_ids))
+        return real(engine, match_ids)
 
+    monkeypatch.setattr(ledger, "stored_states_json", counting)
     readers = [_follow(client, api, second) for _ in range(4)]
-    monkeypatch.setattr(ledger, "state_json", counting)
     assert api.round(second, ROUND)[0] == 201
     got = [r.states.get(timeout=5) for r in readers]
-    assert len({repr(g) for g in got}) == 1 and reads.count(second) == 1
+    assert len({repr(g) for g in got}) == 1 and sum(ids.count(second) for ids in reads) == 1
+
+
+def test_the_hub_reads_the_changed_tables_states_in_one_go(live_app: Any) -> None:
+    """The hub reads every followed table a batch of changes touched with one call, and keeps only theirs."""
+    client = live_app.test_client()
+    api, first, second = _two_matches(client)
+    third = int(api.new_match("svangknack", ["Anna", "Bo", "Cia"], stake="3.00")["id"])
+    with live_app.app_context():
+        from referee.models import db
+
+        ear = live.hub(db.engine)
+    calls: list[list[int]] = []
+
+    def counting(engine: Any, match_ids: Any) -> Any:
+        if threading.get_ident() == here:  # (not the hub's own look at the matches' creation)
+            calls.append(list(match_ids))
+        return ledger.stored_states_json(engine, match_ids)
+
+    here = threading.get_ident()
+    for match_id in (first, second):
+        ear.follow(match_id, counting)
+    try:
+        changes = [live.event_data(api.night["id"], m, "round", 1, v)
+                   for v, m in enumerate((first, third, second, first), start=100)]
+        ear._read_states(changes)
+        assert calls == [[first, second]]
+        night, text = ear.state(first, 103) or (0, "")
+        assert night == api.night["id"] and '"version":103' in text
+        assert ear.state(first, 104) is None and ear.state(third, 0) is None  # not read that new; not followed
+    finally:
+        for match_id in (first, second):
+            ear.follow(match_id, counting, on=False)
+    assert ear.state(second, 0) is None  # nobody follows it: its state is not kept
