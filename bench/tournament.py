@@ -20,11 +20,13 @@ process's interpreter lock). It creates the tournament (``POST /api/tournaments`
   leaders here enter by the API). Two hall displays follow the whole night and fetch the hall page
   (``/tournaments/<id>/hall``) at most once a second, as live.js fetches a page that follows the whole night.
   ``--phones stream``: the phones hold the stream only (the model of the figures before 2026-11-26 evening).
-  The phones hang up at the end of the block.
+  A guest's page that asks for ``state`` events fetches itself at most once per its gap, and the guests start
+  each block as a long evening's steady state: each last fetched its page at a time drawn evenly over the gap
+  before the block. The phones hang up at the end of the block.
 
 Printed: round entry p50/p99 and rounds/s per condition; the delay from a round's ``201`` (as its leader saw
 it) to each phone's event, to the end of the phone's first page fetch that began after it, and to the end of
-the first hall fetch that began after the hall's event (p50/p99);
+the first hall fetch that began after the hall's event (p50/p99); the servers' and this bench's CPU per round;
 the servers' memory (RSS of masters and workers); PASS/MISS for the goals. The ratio of round entry with the
 viewers to without is taken per pair of neighbouring blocks; its median and spread are judged with
 ``bench/spread.py`` (SPREAD when the spread crosses the goal). Latency is closed-loop (leaders that never
@@ -112,7 +114,7 @@ class Follower(Viewer):
         self.failed: list[int] = []
         self.dirty = threading.Event()
         self.reading = False
-        self.last = -gap  # when the page last fetched itself (its own load counts, as live.js)
+        self.last = -gap  # when the page last fetched itself
         self.reader = threading.Thread(target=self._read_loop, daemon=True)
         self.client = Client(port)
 
@@ -133,7 +135,6 @@ class Follower(Viewer):
             status, body, _ = self.client.request("GET", self.page)
             if status != 200:
                 raise RuntimeError(f"{self.page} answered {status}")
-            self.last = time.monotonic()
             if (follow := re.search(rb'data-follow-gap="(\d+)"', body)) and b"state=1" in body:
                 self.gap = int(follow.group(1)) / 1000
                 self.query += "&state=1"

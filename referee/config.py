@@ -69,7 +69,7 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "LIVE_LIFETIME": float(os.environ.get("LIVE_LIFETIME", 300)),
         # A guest's match page fetches itself at most once in this many seconds; its stream carries the new
         # state meanwhile (static/js/live.js; bench/tournament.py, docs/speed.md). 0: at once, as an editor's.
-        "LIVE_FOLLOW_GAP": float(os.environ.get("LIVE_FOLLOW_GAP", 10)),
+        "LIVE_FOLLOW_GAP": float(os.environ.get("LIVE_FOLLOW_GAP", 30)),
         # Open live streams per app process, in all, per night and per credential (referee/live_slots.py):
         # fewer than gunicorn's --threads (make run: 400), so that streams never take round entry's threads;
         # a club's 200 phones on one night (one view token, one address) stay well under the night's cap.

@@ -25,9 +25,7 @@
   var followGap = parseInt(box.dataset.followGap, 10) || 0;
   var GAP = matchId === null ? 1000 : followGap;
   var told = null;  // the last state the stream told, {version, state}: shown again over an older fetched page
-  // The page's own load counts as its last fetch: it is as new as one, and 160 guests that open their pages at
-  // the start of an evening would otherwise all fetch again at the first round.
-  var last = Date.now(), timer = null;
+  var last = -Infinity, timer = null;
 
   function markDirty(ev) {
     var form = ev.target && ev.target.form;

@@ -147,7 +147,7 @@ def test_a_guest_shows_a_quick_round_from_the_stream_and_fetches_the_page_later(
         live_server: LiveServer, phone: Any, artifacts: Path) -> None:
     """Two rounds within the guest's gap: the first fetches the page at once; the second's numbers (dealer, pot,
     round, balances) come from the stream's state event without a fetch, and the page (its history) follows
-    once the gap is over (LIVE_FOLLOW_GAP, here 3 s; 10 s in use)."""
+    once the gap is over (LIVE_FOLLOW_GAP, here 3 s; 30 s in use)."""
     from decimal import Decimal
 
     live_server.app.config["LIVE_FOLLOW_GAP"] = 3
