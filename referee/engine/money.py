@@ -18,6 +18,11 @@ from referee.engine import BadInput
 #: Largest amount accepted from outside, in minor units: far beyond any game
 #: night, small enough that no sum of a night can overflow a 64-bit column.
 MAX_MINOR = 10**12
+#: Largest amount a match's state may hold, in minor units (a pot, a balance). The rules let a pot grow
+#: without end (SK-9: each bet player pays the whole pot again; with forced participation two of five
+#: players are bet every round, and the pot doubles), so a long match would reach amounts that no
+#: 64-bit column, no settlement and no page could hold (a page's currency format failed past 28 digits).
+MAX_AMOUNT = 10**15
 
 _AMOUNT = re.compile(r"^(?P<sign>-?)(?P<whole>\d{1,13})(?:\.(?P<frac>\d+))?$", re.ASCII)  # "٣" is not 3 here
 
@@ -103,4 +108,4 @@ def add(balances: tuple[int, ...], amounts: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(b + a for b, a in zip(balances, amounts, strict=True))
 
 
-__all__ = ["MAX_MINOR", "Money", "add", "pay", "share", "split"]
+__all__ = ["MAX_AMOUNT", "MAX_MINOR", "Money", "add", "pay", "share", "split"]

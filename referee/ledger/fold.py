@@ -47,6 +47,7 @@ from sqlalchemy import delete, insert, select
 
 from referee import games
 from referee.engine import N_, BadInput, Explained, RuleViolation
+from referee.engine.money import MAX_AMOUNT
 from referee.engine.records import dump, load
 from referee.engine.spec import SPECS
 from referee.engine.vocab import CloseHow, EventKind
@@ -163,8 +164,33 @@ def stored_state(key: tuple[str, int], game: str, stored: Any) -> Any:
 
 
 def snapshot_json(state: Any) -> Any:
-    """A state as the snapshot (and a checkpoint) stores it: the engine's JSON form."""
-    return dump(state)
+    """A state as the snapshot (and a checkpoint) stores it: the engine's JSON form.
+
+    Raises :class:`BadInput` (nothing is written: every caller is inside its
+    write transaction) when an open match's state holds an amount past
+    :data:`referee.engine.money.MAX_AMOUNT`: the round or void that made it
+    is refused, and the leader closes the match and starts a new one. A
+    finished state is always kept, so that the close itself is never
+    refused (it pays out a pot that was within the bound: at most twice it).
+    """
+    plain = dump(state)
+    if not state.finished and _too_large(plain):
+        raise BadInput("round", "This entry would make an amount of the match larger than the referee keeps; "
+                                "close the match and start a new one to play on.")
+    return plain
+
+
+def _too_large(plain: Any) -> bool:
+    """Whether the JSON ``plain`` holds a whole number past :data:`MAX_AMOUNT` (either sign)."""
+    if isinstance(plain, bool):
+        return False
+    if isinstance(plain, int):
+        return abs(plain) > MAX_AMOUNT
+    if isinstance(plain, dict):
+        return any(_too_large(v) for v in plain.values())
+    if isinstance(plain, (list, tuple)):
+        return any(_too_large(v) for v in plain)
+    return False
 
 
 def stored_fields(match: Match) -> SimpleNamespace:

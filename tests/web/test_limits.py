@@ -87,3 +87,55 @@ def test_the_limits_are_configured_from_the_environment(monkeypatch: pytest.Monk
     monkeypatch.setenv("MAX_IMPORT_EVENTS", "900")
     settings = config.load({"INSTANCE_PATH": str(tmp_path)})
     assert (settings["MAX_MATCH_EVENTS"], settings["MAX_IMPORT_EVENTS"]) == (700, 900)
+
+
+def test_a_round_that_would_make_an_amount_too_large_is_refused_and_the_match_can_close(app: Any) -> None:
+    """SK-9 lets a pot grow without end (each bet player pays the whole pot again): with five players forced to
+    take part and one taking every trick, the pot grows fourfold a round. Past ``MAX_AMOUNT`` the round is refused
+    with a clear error and nothing is written (before, the amounts went on growing until the match page failed
+    with a 500 on a 39-digit pot); the match still shows, and closes."""
+    from decimal import Decimal
+
+    from referee.engine.money import MAX_AMOUNT
+
+    client = app.test_client()
+    api = Api(client)
+    five = ["Anna", "Bo", "Cia", "Dan", "Eva"]
+    api.new_night(five)
+    match = int(api.new_match("svangknack", five, stake="3.00", options={"forced_participation": "always"})["id"])
+    sweep = {"participants": five, "tricks": {"Anna": 3}}
+    entered = 0
+    while entered < 60:
+        before = api.match(match)
+        status, body = api.round(match, sweep)
+        if status != 201:
+            break
+        entered += 1
+    assert 10 < entered < 30 and status == 400, (entered, status, body)
+    assert body["field"] == "round" and "larger than the referee keeps" in body["error"], body
+    assert api.match(match) == before  # nothing written
+    state = before["state"]
+    amounts = [Decimal(state["pot"]), *(Decimal(v) for v in state["balances"].values())]
+    assert MAX_AMOUNT // 4 < max(abs(a) for a in amounts) * 100 <= MAX_AMOUNT
+    status, body = api.round(match, sweep, headers={"Accept-Language": "de"})
+    assert status == 400 and "größer" in body["error"], body
+    assert client.get(f"/e/{api.night['edit_token']}").status_code == 302
+    assert client.get(f"/matches/{match}").status_code == 200
+    status, body = api.call("POST", f"/api/matches/{match}/close", {"pot": "split"})
+    assert status == 200 and body["state"]["finished"], body
+    assert client.get(f"/matches/{match}").status_code == 200
+
+
+def test_an_import_whose_log_makes_an_amount_too_large_is_refused(app: Any) -> None:
+    five = ["Anna", "Bo", "Cia", "Dan", "Eva"]
+    sweep = {"participants": five, "tricks": {"Anna": 3}}
+    data = {"format": "referee-night", "version": 1, "currency": "SEK",
+            "night": {"name": "Too large", "currency": "SEK"}, "players": [{"name": p} for p in five],
+            "matches": [{"game": "svangknack", "seats": five, "first_dealer": "Anna", "stake_minor": 300,
+                         "options": {"forced_participation": "always"},
+                         "rounds": [{"seq": k + 1, "payload": sweep} for k in range(30)]}]}
+    client = app.test_client()
+    reply = client.post("/api/import", json=data)
+    assert reply.status_code == 400 and "larger than the referee keeps" in reply.get_json()["error"], reply.get_json()
+    data["matches"][0]["rounds"] = data["matches"][0]["rounds"][:10]  # the same log, shorter: taken
+    assert client.post("/api/import", json=data).status_code == 201
