@@ -76,6 +76,7 @@
     main.replaceChildren(frag);
     box.hidden = !keepNotice;
     if (told && told.version > fetched) glance(told.state);  // the page was older than what the stream told
+    behind(!!(told && told.version > fetched));
     // fresh: the page came from the server, not from the service worker's offline copy (offline.js)
     document.dispatchEvent(new CustomEvent("live:updated", {detail: {
       version: version, fresh: !doc.documentElement.hasAttribute("data-offline-copy")}}));
@@ -100,6 +101,17 @@
     window.RefereeGlance.show(state, { currency: box.dataset.currency, digits: parseInt(box.dataset.digits, 10) || 0 });
   }
 
+  // While the numbers at a glance are newer than the history and the chart below them (a fetch waits out the
+  // gap), the notice says so, and goes when a fetch brings the page up to them.
+  var behindShown = false;
+  function behind(on) {
+    if (!box.dataset.behindNotice || on === behindShown) return;
+    if (on && !box.hidden) return;  // another notice is up (a form someone is filling in): it stays
+    behindShown = on;
+    if (on) box.textContent = box.dataset.behindNotice;
+    box.hidden = !on;
+  }
+
   function onState(msg) {
     var news;
     try { news = JSON.parse(msg.data); } catch (e) { return; }
@@ -107,6 +119,7 @@
     if (told && news.version <= told.version) return;
     told = { version: news.version, state: news.state };
     glance(news.state);
+    if (timer) behind(true);  // the page's fetch waits out the gap (one in flight comes at once: no notice)
   }
 
   // A round this phone sent itself (its queue, static/js/offline.js) is not another phone's.

@@ -146,8 +146,9 @@ def test_a_page_showing_a_refused_round_still_follows_the_other_phones(live_serv
 def test_a_guest_shows_a_quick_round_from_the_stream_and_fetches_the_page_later(
         live_server: LiveServer, phone: Any, artifacts: Path) -> None:
     """Two rounds within the guest's gap: the first fetches the page at once; the second's numbers (dealer, pot,
-    round, balances) come from the stream's state event without a fetch, and the page (its history) follows
-    once the gap is over (LIVE_FOLLOW_GAP, here 3 s; 30 s in use)."""
+    round, balances) come from the stream's state event without a fetch, with a notice that the history follows,
+    and the page (its history) follows once the gap is over, the notice gone (LIVE_FOLLOW_GAP, here 3 s; 30 s in
+    use)."""
     from decimal import Decimal
 
     live_server.app.config["LIVE_FOLLOW_GAP"] = 3
@@ -176,11 +177,14 @@ def test_a_guest_shows_a_quick_round_from_the_stream_and_fetches_the_page_later(
     assert guest.page.locator("#dealer").inner_text().strip() == second["state"]["dealer"]
     assert minor(guest.page.locator("#pot").inner_text()) == int(Decimal(second["state"]["pot"]) * 100)
     assert not guest.page.locator("#round-2").count() and len(fetches) == 1  # the numbers, not yet the page
+    hint = guest.page.locator("#live")  # ... and the page says that its history follows
+    assert hint.is_visible() and "history below follows" in hint.inner_text()
     guest.shot("numbers-before-page")
 
     guest.page.locator("#round-2").wait_for(timeout=10_000)  # the page follows after the gap
     # (the phone times its gap from its own clock: a few tens of ms apart from the test's view of the requests)
     assert len(fetches) == 2 and fetches[1] - fetches[0] >= 2.5 and told < shown_at < fetches[1]
     assert shown_balances(guest.page) == expected and guest.page.locator("#round-no").inner_text().strip() == "3"
+    assert hint.is_hidden()  # the history has caught up: the notice is gone
     guest.shot("page-after-gap")
     assert not guest.problems, guest.problems
