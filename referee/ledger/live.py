@@ -40,7 +40,8 @@ RECENT = 256
 #: 0.77-0.86x round entry with 200 viewers, 0.25 s 0.93x, events still well under a second).
 GATHER = 0.25
 #: PostgreSQL: after a change, how long the hub listens for more before it reads their states and wakes the
-#: streams (seconds; the streams gather for :data:`GATHER` after that).
+#: streams (seconds; the streams gather for :data:`GATHER` after that). Only while some stream follows a match's
+#: states: without, the hub wakes the streams at once, as before.
 HEAR = 0.05
 #: More missed changes than this and a reconnecting phone gets one event with the state instead.
 REPLAY_MAX = 200
@@ -271,8 +272,8 @@ class Hub:
                 got = [json.loads(n.payload) for n in conn.notifies(timeout=1.0, stop_after=1)]
                 if not got:
                     continue
-                # The changes of the next moment too: their followed tables' states are read in one go.
-                got += [json.loads(n.payload) for n in conn.notifies(timeout=HEAR)]
+                if self.followed:  # the changes of the next moment too: their followed tables' states in one go
+                    got += [json.loads(n.payload) for n in conn.notifies(timeout=HEAR)]
                 self._read_states(got)
                 for change in got:
                     self.publish(change)
