@@ -40,9 +40,12 @@ RECENT = 256
 #: 0.77-0.86x round entry with 200 viewers, 0.25 s 0.93x, events still well under a second).
 GATHER = 0.25
 #: PostgreSQL: after a change, how long the hub listens for more before it reads their states and wakes the
-#: streams (seconds; the streams gather for :data:`GATHER` after that). Only while some stream follows a match's
-#: states: without, the hub wakes the streams at once, as before.
+#: streams (seconds; the streams gather for :data:`GATHER` after that). Only while a change of a match some stream
+#: follows came without its state: else the hub wakes the streams at once.
 HEAR = 0.05
+#: PostgreSQL: a match's state goes with its change's notification up to this size (UTF-8 bytes of its JSON);
+#: a larger one the hubs read (NOTIFY takes at most 8,000 bytes).
+TOLD_MAX = 7000
 #: More missed changes than this and a reconnecting phone gets one event with the state instead.
 REPLAY_MAX = 200
 #: How often a quiet stream asks whether its phone is still there (seconds): a phone gone gives back its
@@ -65,7 +68,8 @@ _NEXT_VERSION = (update(_nights).where(_nights.c.id == bindparam("night"))
                  .values(live_version=_nights.c.live_version + 1).returning(_nights.c.live_version))
 _LOG_CHANGE = insert(NightChange.__table__)
 #: PostgreSQL: the same two and the NOTIFY in one statement, one round trip instead of three (a round entry made
-#: 16; bench/profile_round.py --postgres). The payload is :func:`event_data`'s, built by the database.
+#: 16; bench/profile_round.py --postgres). The payload is :func:`event_data`'s, built by the database, then
+#: ``:told``: empty, or a newline and the match's new state's JSON (:func:`note`).
 _NOTE_PG = text(f"""
 WITH v AS (UPDATE nights SET live_version = live_version + 1 WHERE id = CAST(:night AS INTEGER)
            RETURNING live_version),
@@ -75,16 +79,29 @@ WITH v AS (UPDATE nights SET live_version = live_version + 1 WHERE id = CAST(:ni
            RETURNING version)
 SELECT version, pg_notify('{CHANNEL}', json_build_object(
     'night', CAST(:night AS INTEGER), 'match', CAST(:match AS INTEGER), 'what', CAST(:what AS VARCHAR),
-    'round_no', CAST(:round_no AS INTEGER), 'version', version)::text) FROM c
+    'round_no', CAST(:round_no AS INTEGER), 'version', version)::text || CAST(:told AS TEXT)) FROM c
 """)
 
 
-def note(night_id: int, what: str, match_id: int | None = None, round_no: int | None = None) -> int:
-    """Record a write to the night, in the caller's write transaction; returns the new version."""
+def note(night_id: int, what: str, match_id: int | None = None, round_no: int | None = None,
+         state: Callable[[], dict[str, Any]] | None = None) -> int:
+    """Record a write to the night, in the caller's write transaction; returns the new version.
+
+    ``state`` makes the match's new state as the API shows it. On
+    PostgreSQL it goes with the notification, so that no app server's hub
+    reads it again for its streams' ``state`` events: with two servers of
+    two workers each, every round's state was read and made four times
+    (``bench/tournament.py``, py-spy). The writer has the state at hand; it
+    costs it about 10 µs. On SQLite (one host) the hub reads it.
+    """
     conn = db.session.connection()
     if conn.dialect.name == "postgresql":
+        told = "" if state is None else json.dumps(state(), separators=(",", ":"))
+        if len(told.encode()) > TOLD_MAX:
+            told = ""
         return int(conn.execute(_NOTE_PG, {"night": night_id, "match": match_id, "what": what,
-                                           "round_no": round_no, "created_at": now()}).scalar_one())
+                                           "round_no": round_no, "created_at": now(),
+                                           "told": told and "\n" + told}).scalar_one())
     version = int(conn.execute(_NEXT_VERSION, {"night": night_id}).scalar_one())
     conn.execute(_LOG_CHANGE, {"night_id": night_id, "version": version, "match_id": match_id,
                                "what": what, "round_no": round_no, "created_at": now()})
@@ -205,7 +222,7 @@ class Hub:
             kept = self.states.get(match_id)
         return (kept[1], kept[2]) if kept is not None and kept[0] >= version else None
 
-    def _read_states(self, changes: list[Change]) -> None:
+    def _read_states(self, changes: list[Change], told: dict[int, tuple[int, str]] | None = None) -> None:
         """Read the states of the followed matches that ``changes`` changed, all in one statement, for their streams.
 
         Why here: after every round of a followed table each of its streams
@@ -213,21 +230,30 @@ class Hub:
         evening of 40 tables that was a connection and a query per round
         (``bench/tournament.py``). The hub reads every followed table that
         changed since its last look at once, before it wakes their streams.
+        ``told``: the states that came with the changes (PostgreSQL, by
+        match: its change's version and the state's JSON); a match whose
+        last change here told its state is not read.
         """
+        told = told or {}
         with self.lock:
             news = self.news
-            last = {c["match"]: c["version"] for c in changes if c["match"] in self.followed}
-        if not last or news is None:
-            return
-        try:
-            found = news(self.engine, sorted(last))
-        except Exception:  # the streams read it themselves (state_event), or the phone fetches its page
-            log.exception("live: the states of %s matches could not be read", len(last))
-            return
-        made = {match_id: (last[match_id], night_id, event_text(match_id, last[match_id], state))
-                for match_id, (night_id, state) in found.items()}
-        with self.lock:
-            self.states.update((m, v) for m, v in made.items() if m in self.followed)
+            last = {c["match"]: (int(c["night"]), c["version"]) for c in changes if c["match"] in self.followed}
+        made = {match_id: (version, night_id, event_text(match_id, version, told[match_id][1]))
+                for match_id, (night_id, version) in last.items()
+                if told.get(match_id, (0, ""))[0] == version}
+        unread = sorted(m for m in last if m not in made)
+        if unread and news is not None:
+            try:
+                found = news(self.engine, unread)
+            except Exception:  # the streams read it themselves (state_event), or the phone fetches its page
+                log.exception("live: the states of %s matches could not be read", len(unread))
+                found = {}
+            made.update((match_id, (last[match_id][1], night_id, event_text(
+                match_id, last[match_id][1], json.dumps(state, separators=(",", ":")))))
+                for match_id, (night_id, state) in found.items())
+        if made:
+            with self.lock:
+                self.states.update((m, v) for m, v in made.items() if m in self.followed)
 
     def publish(self, change: Change) -> None:
         """Keep the change and wake the streams that show it: the night's whole and, if any, its match's."""
@@ -269,12 +295,15 @@ class Hub:
             self.ready.set()
             self.failing = False  # connected again: the next outage is logged again
             while not self.stopping.is_set():
-                got = [json.loads(n.payload) for n in conn.notifies(timeout=1.0, stop_after=1)]
-                if not got:
+                got: list[Change] = []
+                told: dict[int, tuple[int, str]] = {}
+                heard = _heard(conn.notifies(timeout=1.0, stop_after=1), got, told)
+                if not heard:
                     continue
-                if self.followed:  # the changes of the next moment too: their followed tables' states in one go
-                    got += [json.loads(n.payload) for n in conn.notifies(timeout=HEAR)]
-                self._read_states(got)
+                if any(c["match"] in self.followed and told.get(c["match"], (0, ""))[0] != c["version"]
+                       for c in got):  # a state to read: the changes of the next moment too, read in one go
+                    _heard(conn.notifies(timeout=HEAR), got, told)
+                self._read_states(got, told)
                 for change in got:
                     self.publish(change)
 
@@ -294,6 +323,19 @@ class Hub:
                 self._read_states(changes)
             for change in changes:
                 self.publish(change)
+
+
+def _heard(notifications: Any, changes: list[Change], told: dict[int, tuple[int, str]]) -> int:
+    """Add the notifications' changes, and the states that came with them (:func:`note`); how many came."""
+    count = 0
+    for notification in notifications:
+        head, _, state = notification.payload.partition("\n")
+        change = json.loads(head)
+        changes.append(change)
+        if state and change["match"] is not None:
+            told[int(change["match"])] = (change["version"], state)
+        count += 1
+    return count
 
 
 _hubs: dict[tuple[int, str], Hub] = {}
@@ -321,10 +363,10 @@ def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
     return f"id: {data['version']}\nevent: change\ndata: {json.dumps(data)}\n\n"
 
 
-def event_text(match_id: int, version: int, state: dict[str, Any]) -> str:
-    """A ``state`` event: the match's state after its change of night version ``version`` (no id: not a change)."""
-    data = json.dumps({"match": match_id, "state": state, "version": version}, separators=(",", ":"))
-    return f"event: state\ndata: {data}\n\n"
+def event_text(match_id: int, version: int, state: str) -> str:
+    """A ``state`` event: the match's state (its JSON) after its change of night version ``version`` (no id: not a
+    change). Made from the JSON text as it came, so that a state told in a notification is not parsed again."""
+    return f'event: state\ndata: {{"match":{int(match_id)},"state":{state},"version":{int(version)}}}\n\n'
 
 
 def state_event(ear: Hub, night_id: int, match_id: int, version: int, news: News) -> str:
@@ -345,7 +387,8 @@ def state_event(ear: Hub, night_id: int, match_id: int, version: int, news: News
     if told is None:
         def make() -> tuple[int, str]:
             found = news(engine, [match_id]).get(match_id)
-            return (0, "") if found is None else (found[0], event_text(match_id, version, found[1]))
+            return (0, "") if found is None else (
+                found[0], event_text(match_id, version, json.dumps(found[1], separators=(",", ":"))))
 
         try:
             told = _NEWS.once((str(engine.url), match_id, version), make, keep=lambda made: bool(made[1]))

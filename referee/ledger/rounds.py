@@ -97,7 +97,7 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
     _bump(match, version, new_state, next_seq=seq + 1)
     if seq % fold.CHECKPOINT_EVERY == 0:  # the fold's checkpoint, in the round's transaction (issue 29)
         fold.store_checkpoint(match, seq)
-    live.note(match.night_id, kind, match.id, seq)
+    live.note(match.night_id, kind, match.id, seq, state=lambda: state_json(match, new_state))
     return Round(id=result.inserted_primary_key[0], **values)
 
 
@@ -263,7 +263,7 @@ def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
         rnd.void_reason = why
         _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
         fold.store_after_void(match, refold)
-        live.note(match.night_id, "void", match.id, seq)
+        live.note(match.night_id, "void", match.id, seq, state=lambda: state_json(match, new_state))
         store_reply(idem, new_state)
     return new_state
 

@@ -71,8 +71,15 @@ def test_no_state_unless_asked_for(live_app: Any) -> None:
         reader.states.get(timeout=1)
 
 
-def test_the_phones_of_a_match_share_one_read_of_its_state(live_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Four phones follow a table: its round's state is read once for all of them."""
+@pytest.mark.parametrize("told_max", [live.TOLD_MAX, 0], ids=["told", "too-large"])
+def test_the_phones_of_a_match_share_one_read_of_its_state(live_app: Any, backend: str, told_max: int,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four phones follow a table: its round's state is read once for all of them.
+
+    On PostgreSQL the state comes with the round's notification and is not
+    read at all, unless it is larger than a notification may carry.
+    """
+    monkeypatch.setattr(live, "TOLD_MAX", told_max)
     client = live_app.test_client()
     api, _first, second = _two_matches(client)
     reads: list[list[int]] = []
@@ -86,7 +93,10 @@ def test_the_phones_of_a_match_share_one_read_of_its_state(live_app: Any, monkey
     readers = [_follow(client, api, second) for _ in range(4)]
     assert api.round(second, ROUND)[0] == 201
     got = [r.states.get(timeout=5) for r in readers]
-    assert len({repr(g) for g in got}) == 1 and sum(ids.count(second) for ids in reads) == 1
+    _status, shown = api.call("GET", f"/api/matches/{second}")
+    assert all(g["state"] == shown["state"] for g in got) and len({repr(g) for g in got}) == 1
+    told = backend.startswith("postgresql") and told_max > 0
+    assert sum(ids.count(second) for ids in reads) == (0 if told else 1)
 
 
 def test_the_hub_reads_the_changed_tables_states_in_one_go(live_app: Any) -> None:
