@@ -149,9 +149,9 @@ def token_access(night: Night, token: str) -> Access:
         return Access(Right.EDIT)
     if hmac.compare_digest(token.encode(), night.view_token.encode()):
         return Access(Right.VIEW)
-    table = tables.table_by_token(token)
-    if table is not None and table.tournament.night_id == night.id:
-        return Access(Right.EDIT, table.match_id)
+    grant = tables.table_grant(token)
+    if grant is not None and grant[1] == night.id:
+        return Access(Right.EDIT, grant[2])
     return NO_ACCESS
 
 

@@ -19,8 +19,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Collection
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import contains_eager
+from sqlalchemy import bindparam, select, update
 
 from referee.engine import N_, Explained
 from referee.ledger import live
@@ -67,20 +66,34 @@ def refuse_if_final(match: Match, *, lock: bool = True) -> None:
         raise Final(table.tournament)
 
 
-def table_by_token(token: str) -> TournamentTable | None:
-    """The table a token opens now, or None (revoked, a past series, a finished tournament)."""
+_tables, _tournaments = TournamentTable.__table__, Tournament.__table__
+#: Which table a token opens now, as one Core row: the conditions of a live table token in one ``SELECT``,
+#: built once.
+_OPENS = (select(_tables.c.id, _tables.c.token, _tables.c.match_id, _tournaments.c.night_id)
+          .join(_tournaments, _tournaments.c.id == _tables.c.tournament_id)
+          .where(_tables.c.token_key == bindparam("key"), _tables.c.revoked.is_(False),
+                 _tournaments.c.finished.is_(False), _tables.c.series == _tournaments.c.current_series))
+
+
+def table_grant(token: str) -> tuple[int, int, int] | None:
+    """(table, night, match) of the table a token opens now, or None (revoked, a past series, a finished tournament).
+
+    Asked on every write of a table's leader (:func:`referee.ledger.rights.token_access`): loading the table
+    and its tournament as objects was a tenth of a club evening's round entry (py-spy on
+    ``bench/tournament.py``, both backends); one Core row is what the check needs.
+    """
     if not token or len(token) > 64:
         return None
-    # The table and its tournament in one query: asked on every write of a table's leader, where a second
-    # (lazy) load of the tournament was a tenth of a club evening's round entry on PostgreSQL (py-spy).
-    table: TournamentTable | None = db.session.scalar(
-        select(TournamentTable).join(TournamentTable.tournament).options(contains_eager(TournamentTable.tournament))
-        .where(TournamentTable.token_key == token_key(token)))
-    if table is None or table.revoked or not hmac.compare_digest(table.token.encode(), token.encode()):
+    row = db.session.execute(_OPENS, {"key": token_key(token)}).first()
+    if row is None or not hmac.compare_digest(row.token.encode(), token.encode()):
         return None
-    if table.tournament.finished or table.series != table.tournament.current_series:
-        return None
-    return table
+    return int(row.id), int(row.night_id), int(row.match_id)
+
+
+def table_by_token(token: str) -> TournamentTable | None:
+    """The table a token opens now (:func:`table_grant`), or None."""
+    grant = table_grant(token)
+    return None if grant is None else db.session.get(TournamentTable, grant[0])
 
 
 def live_tables_of_night(night_id: int, match_ids: Collection[int]) -> dict[int, TournamentTable]:
