@@ -22,6 +22,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import parse_qs
@@ -43,11 +44,44 @@ def lock_path(database: str | None, uri: bool = False) -> str | None:
     return f"{database}-writer.lock"
 
 
+class FairLock:
+    """A thread lock handed to its waiters in the order they came (first in, first out).
+
+    Why: ``threading.Lock`` lets the thread that releases it, or any thread
+    that happens to run, take it again before the longest waiter, so with
+    40 table leaders writing at once some waited several turns while others
+    went again at once: the slow tail of round entry (``bench/tournament.py``).
+    Here the releasing thread hands the lock to the first waiter directly.
+    """
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._waiters: deque[threading.Lock] = deque()
+        self._held = False
+
+    def acquire(self) -> None:
+        with self._mutex:
+            if not self._held:
+                self._held = True
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiters.append(turn)
+        turn.acquire()  # released by the thread that hands the lock over: it is ours now
+
+    def release(self) -> None:
+        with self._mutex:
+            if self._waiters:
+                self._waiters.popleft().release()  # still held: handed over
+            else:
+                self._held = False
+
+
 class WriterLock:
     """The writers' queue of one SQLite database file, for threads and processes."""
 
     def __init__(self) -> None:
-        self._thread_lock = threading.RLock()
+        self._thread_lock = FairLock()
         self._depth = threading.local()
         self._files: dict[tuple[int, str], int | None] = {}  # (pid, lock path) -> descriptor
 
@@ -69,20 +103,23 @@ class WriterLock:
     @contextmanager
     def hold(self, database: str | None, uri: bool = False) -> Iterator[None]:
         """Hold the writer lock of ``database`` (SQLAlchemy's ``url.database``; see :func:`lock_path`)."""
-        with self._thread_lock:
-            depth = getattr(self._depth, "n", 0)
-            self._depth.n = depth + 1
-            fd = None
-            try:
-                path = lock_path(database, uri) if depth == 0 else None
-                fd = self._descriptor(path) if path else None
-                if fd is not None:
-                    fcntl.flock(fd, fcntl.LOCK_EX)
-                yield
-            finally:
-                if fd is not None:
-                    fcntl.flock(fd, fcntl.LOCK_UN)
-                self._depth.n = depth
+        depth = getattr(self._depth, "n", 0)
+        if depth == 0:
+            self._thread_lock.acquire()
+        self._depth.n = depth + 1
+        fd = None
+        try:
+            path = lock_path(database, uri) if depth == 0 else None
+            fd = self._descriptor(path) if path else None
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            self._depth.n = depth
+            if depth == 0:
+                self._thread_lock.release()
 
 
 #: The one queue of this process; :func:`referee.ledger.writing` holds it around every SQLite write.
