@@ -95,26 +95,29 @@ def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
     with the same key may commit meanwhile): a twin's write raises
     :class:`referee.ledger.idempotency.Replayed` with its answer instead.
     """
+    if _immediate.get():  # a write inside a write: part of the outer one, committed or rolled back with it
+        yield
+        return
     url = db.engine.url
     sqlite = url.get_backend_name() == "sqlite"
-    if sqlite and not _immediate.get():
+    if sqlite:
         # End the read transaction before queueing, not after: its pooled connection goes back while this
         # writer waits for the lock. Else 40 writers queued on one server held every connection, the
         # readers' requests (and the live hub's poll) waited for one, and after pool_timeout failed
         # (bench/tournament.py, docs/speed.md). Nothing is written yet; loaded objects keep their values.
         db.session.commit()
     queue = WRITERS.hold(url.database, uri=url.query.get("uri") == "true") if sqlite else nullcontext()
-    with queue, _write_transaction(fresh, idem, sqlite):
+    with queue, _write_transaction(fresh, idem):
         yield
 
 
 @contextmanager
-def _write_transaction(fresh: bool, idem: Idem | None, sqlite: bool) -> Iterator[None]:
-    if sqlite:
-        db.session.commit()  # end the read transaction (nothing to write): the write begins IMMEDIATE
-    # PostgreSQL goes on in the read's transaction: under READ COMMITTED each statement sees every commit
-    # so far, so a new transaction would see nothing more; it would cost a COMMIT, a BEGIN and a pooled
-    # connection's check (pool_pre_ping) out of the 16 round trips of a round entry (bench/profile_round.py).
+def _write_transaction(fresh: bool, idem: Idem | None) -> Iterator[None]:
+    # SQLite: the read transaction ended before the queue (:func:`writing`), so the write begins IMMEDIATE (it was
+    # ended a second time here, for nothing). PostgreSQL goes on in the read's transaction: under READ COMMITTED
+    # each statement sees every commit so far, so a new transaction would see nothing more; it would cost a
+    # COMMIT, a BEGIN and a pooled connection's check (pool_pre_ping) out of the 16 round trips of a round entry
+    # (bench/profile_round.py).
     if fresh:
         db.session.expire_all()
     token = _immediate.set(True)
