@@ -15,11 +15,12 @@ change and its answer are stored together or not at all. The scope is
 one request wherever it is sent. The row's ``body`` holds the fingerprint
 and the answer: ``{"fingerprint": ..., "reply": ...}``.
 
-Concurrent requests with one key: each write looks for the key again inside
-its write transaction (:func:`recheck`, called by :func:`referee.ledger.tx.writing`), after
-SQLite's writer lock; on PostgreSQL the second insert of the key waits for
-the first and fails on the unique ``(scope, key)``, and the write looks
-again once rolled back. Either way the later requests get the first answer.
+Concurrent requests with one key: on SQLite each write looks for the key
+again inside its write transaction (:func:`recheck`, called by
+:func:`referee.ledger.tx.writing`), after the writer lock; on PostgreSQL
+(where the write goes on in the transaction of the request's first look)
+the second insert of the key waits for the first and fails on the unique
+``(scope, key)``, and the write looks again once rolled back. Either way the later requests get the first answer.
 
 A replay is :class:`Replayed`: the first answer's status and body, with the
 header ``Idempotent-Replayed: true`` in the API.

@@ -50,6 +50,8 @@ class Unavailable(Exception):
 # --- transactions ------------------------------------------------------------
 
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
+#: The session's ``info`` key while :func:`writing` runs on it.
+_WRITING = "referee.writing"
 
 
 def configure_engine(engine: Engine) -> None:
@@ -90,13 +92,13 @@ def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
     keeps the objects already loaded (the caller checks the snapshot version
     itself); otherwise they are reloaded inside the write transaction.
 
-    ``idem`` (the write's idempotency key) is looked for again first thing,
-    under the lock, and once more when the write fails (on PostgreSQL a twin
-    with the same key may commit meanwhile): a twin's write raises
+    ``idem`` (the write's idempotency key) is looked for again first thing
+    under SQLite's lock, and once more when the write fails (on PostgreSQL a
+    twin with the same key may commit meanwhile): a twin's write raises
     :class:`referee.ledger.idempotency.Replayed` with its answer instead.
     """
-    if _immediate.get():  # a write inside a write: part of the outer one, committed or rolled back with it
-        yield
+    if db.session.info.get(_WRITING):  # a write inside a write: part of the outer one, committed or rolled back
+        yield                           # with it (on this session: another app context's write is its own)
         return
     url = db.engine.url
     sqlite = url.get_backend_name() == "sqlite"
@@ -107,12 +109,12 @@ def writing(fresh: bool = True, idem: Idem | None = None) -> Iterator[None]:
         # (bench/tournament.py, docs/speed.md). Nothing is written yet; loaded objects keep their values.
         db.session.commit()
     queue = WRITERS.hold(url.database, uri=url.query.get("uri") == "true") if sqlite else nullcontext()
-    with queue, _write_transaction(fresh, idem):
+    with queue, _write_transaction(fresh, idem, sqlite):
         yield
 
 
 @contextmanager
-def _write_transaction(fresh: bool, idem: Idem | None) -> Iterator[None]:
+def _write_transaction(fresh: bool, idem: Idem | None, queued: bool) -> Iterator[None]:
     # SQLite: the read transaction ended before the queue (:func:`writing`), so the write begins IMMEDIATE (it was
     # ended a second time here, for nothing). PostgreSQL goes on in the read's transaction: under READ COMMITTED
     # each statement sees every commit so far, so a new transaction would see nothing more; it would cost a
@@ -121,10 +123,15 @@ def _write_transaction(fresh: bool, idem: Idem | None) -> Iterator[None]:
     if fresh:
         db.session.expire_all()
     token = _immediate.set(True)
+    db.session.info[_WRITING] = True
     try:
         with idempotency.guard(idem):  # a failed keyed write looks again: its twin's answer, if it made it
             try:
-                idempotency.recheck(idem)
+                if queued:  # SQLite: a twin may have written while this one queued (its first look was before)
+                    idempotency.recheck(idem)
+                # PostgreSQL: the first look (idempotency.from_request) was in this transaction already; a twin
+                # that commits after it meets this one at the key's row (store: the unique key), and the
+                # guard then answers with the twin's reply. Looking again here cost a query per keyed write.
                 yield
                 db.session.commit()
             except OperationalError as exc:
@@ -134,6 +141,7 @@ def _write_transaction(fresh: bool, idem: Idem | None) -> Iterator[None]:
                 db.session.rollback()
                 raise
     finally:
+        db.session.info.pop(_WRITING, None)
         _immediate.reset(token)
 
 
