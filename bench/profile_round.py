@@ -29,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+
+from serve import database
 
 PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva"]
 
@@ -110,24 +113,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgres", action="store_true",
                         help="on a private PostgreSQL cluster (as the tests start theirs) instead of SQLite")
     args = parser.parse_args(argv)
-    pg: Any = None
-    with tempfile.TemporaryDirectory(prefix="referee-profile-") as tmp:
-        url = None
-        if args.postgres:
-            from tests.components import PostgresServer
-
-            pg = PostgresServer()
-            pg.start()
-            url = pg.create_database("profile_round")
-        try:
-            app = make_app(Path(tmp), url)
-            client = app.test_client()
-            player = Player(client, random.Random(1))
-            round_ms, round_prof = cpu_ms(player.enter, args.n, args.profile)
-            floor_ms, floor_prof = cpu_ms(lambda: floor(client), args.n, args.profile)
-        finally:
-            if pg is not None:
-                pg.stop()
+    with tempfile.TemporaryDirectory(prefix="referee-profile-") as tmp, \
+            database(args.postgres, "profile_round") as url:
+        app = make_app(Path(tmp), url)
+        client = app.test_client()
+        player = Player(client, random.Random(1))
+        round_ms, round_prof = cpu_ms(player.enter, args.n, args.profile)
+        floor_ms, floor_prof = cpu_ms(lambda: floor(client), args.n, args.profile)
     if args.profile:
         print("=== round entry ===\n" + round_prof)
         print("=== floor ===\n" + floor_prof)

@@ -16,10 +16,12 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -28,6 +30,25 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
+
+
+@contextmanager
+def database(postgres: bool, name: str) -> Iterator[str | None]:
+    """A benchmark's database URL: None for SQLite (the app makes its file in its own directory), else a new
+    database ``name`` on a private PostgreSQL cluster, started as the tests start theirs
+    (``tests/components.py``) and stopped when the benchmark is done."""
+    if not postgres:
+        yield None
+        return
+    sys.path.insert(1, str(ROOT))
+    from tests.components import PostgresServer
+
+    server = PostgresServer()
+    server.start()
+    try:
+        yield server.create_database(name)
+    finally:
+        server.stop()
 
 
 # --- HTTP --------------------------------------------------------------------

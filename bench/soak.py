@@ -14,8 +14,8 @@ phones (two or more per match, so they race each other) loop for
 - enter a round through the JSON API with an ``Idempotency-Key`` and the
   ``Expected-Round`` it saw (a 409 from the other phone on the same match is
   expected; the phone then takes the fresh state from the 409 and goes on);
-- send the last round again with the same key (must answer 200 with the same
-  round number: counted once);
+- send the last round again with the same key (must answer the first answer
+  again, 201 with the same round number: counted once);
 - read the match page (HTML, via the view link's session), the match (JSON)
   and the night's settlement (JSON);
 - now and then void the round it entered last (a 422 when a later round of
@@ -64,6 +64,7 @@ from load import (
     verdict,
 )
 from load import Server as Gunicorn
+from serve import database
 
 GOAL_ERRORS = 0
 GOAL_GROWTH = 10.0  # percent
@@ -201,14 +202,16 @@ class Phone:
             self.refresh()
 
     def send_again(self, timings: dict[str, Timings]) -> None:
-        """The phone did not see the answer and sends the same round again: 200, the same round."""
+        """The phone did not see the answer and sends the same round again: the first answer (201, the same round).
+
+        (It expected 200 until this was found: a replay answers the first status since issue 25.1.)"""
         if self.last is None:
             return self.enter_round(timings)
         payload, key, expected, seq = self.last
         status, body = self.call(
             timings, "again", "POST", f"/api/matches/{self.m.id}/rounds", payload,
-            {**self.auth, "Idempotency-Key": key, "Expected-Round": str(expected)}, expect=200)
-        if status == 200 and json.loads(body)["round"] != seq:
+            {**self.auth, "Idempotency-Key": key, "Expected-Round": str(expected)}, expect=201)
+        if status == 201 and json.loads(body)["round"] != seq:
             self.tally.error("again: another round number", body)
         return None
 
@@ -287,60 +290,54 @@ class Monitor(threading.Thread):
 
 def soak(backend: str, args: argparse.Namespace) -> Result:
     workdir = Path(tempfile.mkdtemp(prefix=f"referee-soak-{backend}-"))
-    pg = None
-    url = None
     try:
-        if backend == "postgres":
-            from tests.components import PostgresServer
-
-            pg = PostgresServer()
-            pg.start()
-            url = pg.create_database("soak")
-        server = Gunicorn(workdir, args.workers, url)
-        try:
-            server.start()
-            assert server.proc is not None
-            print(f"{backend}: gunicorn {args.workers} workers on {HOST}:{server.port}; {args.clients} clients "
-                  f"on {args.matches} matches; warm-up {args.warmup:g} s, then {args.duration:g} s; {machine()}",
-                  flush=True)
-            matches = [Match(Client(server.port), PLAYERS[: 3 + i % 3], random.Random(i))
-                       for i in range(args.matches)]
-            phones = [Phone(matches[i % args.matches], server.port, 1000 + i) for i in range(args.clients)]
-
-            def step(phone: Phone, timings: dict[str, Timings]) -> None:
-                phone.step(timings)
-
-            run_concurrently(args.clients, args.warmup, lambda i: phones[i], step)
-            for p in phones:
-                p.tally = Tally()
-            rss_start, processes = server_rss(server.proc.pid)
-            monitor = Monitor(server.proc.pid, phones, backend)
-            monitor.start()
-            phase = run_concurrently(args.clients, args.duration, lambda i: phones[i], step)
-            rss_end, _ = server_rss(server.proc.pid)
-            monitor.stop.set()
-            monitor.join()
-            tally = Tally()
-            for p in phones:
-                tally.conflicts.update(p.tally.conflicts)
-                tally.errors.update(p.tally.errors)
-                tally.examples = p.tally.examples | tally.examples
-                tally.requests += p.tally.requests
-            stored = 0
-            reader = Client(server.port)
-            for m in matches:
-                stored += len(reader.json("GET", f"/api/matches/{m.id}", token=m.edit_token, expect=200)["rounds"])
-            return Result(backend, phase.elapsed, phase.by_kind, tally, rss_start, rss_end,
-                          max([rss_start, rss_end, *monitor.samples]), processes, stored)
-        except Exception:
-            print(f"--- gunicorn log (tail) ---\n{server.tail()}", file=sys.stderr)
-            raise
-        finally:
-            server.stop()
+        with database(backend == "postgres", "soak") as url:
+            return _soak(backend, args, Gunicorn(workdir, args.workers, url))
     finally:
-        if pg is not None:
-            pg.stop()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _soak(backend: str, args: argparse.Namespace, server: Gunicorn) -> Result:
+    try:
+        server.start()
+        assert server.proc is not None
+        print(f"{backend}: gunicorn {args.workers} workers on {HOST}:{server.port}; {args.clients} clients "
+              f"on {args.matches} matches; warm-up {args.warmup:g} s, then {args.duration:g} s; {machine()}",
+              flush=True)
+        matches = [Match(Client(server.port), PLAYERS[: 3 + i % 3], random.Random(i))
+                   for i in range(args.matches)]
+        phones = [Phone(matches[i % args.matches], server.port, 1000 + i) for i in range(args.clients)]
+
+        def step(phone: Phone, timings: dict[str, Timings]) -> None:
+            phone.step(timings)
+
+        run_concurrently(args.clients, args.warmup, lambda i: phones[i], step)
+        for p in phones:
+            p.tally = Tally()
+        rss_start, processes = server_rss(server.proc.pid)
+        monitor = Monitor(server.proc.pid, phones, backend)
+        monitor.start()
+        phase = run_concurrently(args.clients, args.duration, lambda i: phones[i], step)
+        rss_end, _ = server_rss(server.proc.pid)
+        monitor.stop.set()
+        monitor.join()
+        tally = Tally()
+        for p in phones:
+            tally.conflicts.update(p.tally.conflicts)
+            tally.errors.update(p.tally.errors)
+            tally.examples = p.tally.examples | tally.examples
+            tally.requests += p.tally.requests
+        stored = 0
+        reader = Client(server.port)
+        for m in matches:
+            stored += len(reader.json("GET", f"/api/matches/{m.id}", token=m.edit_token, expect=200)["rounds"])
+        return Result(backend, phase.elapsed, phase.by_kind, tally, rss_start, rss_end,
+                      max([rss_start, rss_end, *monitor.samples]), processes, stored)
+    except Exception:
+        print(f"--- gunicorn log (tail) ---\n{server.tail()}", file=sys.stderr)
+        raise
+    finally:
+        server.stop()
 
 
 def report(r: Result, args: argparse.Namespace) -> None:

@@ -47,6 +47,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -58,7 +59,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from live import NightMatch, Viewer, enter_rounds
 from load import Client, Timings, machine, ms, percentile, verdict
-from serve import Server
+from serve import Server, database
 from spread import describe
 
 GOAL_ROUND_P99 = 0.150
@@ -346,18 +347,12 @@ def run_backend(backend: str, args: argparse.Namespace) -> Figures | None:
     """One backend's evening; None (and the reason printed) when it could not run."""
     workdir = Path(tempfile.mkdtemp(prefix=f"referee-tourn-{backend}-"))
     figures = Figures(backend)
-    pg: Any = None
     proxy: multiprocessing.process.BaseProcess | None = None
     parent: Connection | None = None
     servers: list[Server] = []
+    cluster = ExitStack()  # the PostgreSQL cluster, if any: stopped after the servers
     try:
-        url = None
-        if backend == "postgres":
-            from tests.components import PostgresServer
-
-            pg = PostgresServer()
-            pg.start()
-            url = pg.create_database("tourn_bench")
+        url = cluster.enter_context(database(backend == "postgres", "tourn_bench"))
         for k in range(args.servers if backend == "postgres" else 1):
             (workdir / str(k)).mkdir()
             server = Server(workdir / str(k), 2, url, threads=THREADS)
@@ -393,8 +388,7 @@ def run_backend(backend: str, args: argparse.Namespace) -> Figures | None:
                 proxy.terminate()
         for s in servers:
             s.stop()
-        if pg is not None:
-            pg.stop()
+        cluster.close()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
