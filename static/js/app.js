@@ -1,15 +1,5 @@
 // Small progressive enhancements; every page works without them.
 
-// A refused form is answered at its POST address (referee/pages/addresses.py): the address bar shows the page
-// it stands for instead, so that a reload or a shared address opens that page, not an address that takes only POST.
-document.querySelectorAll("[data-page]").forEach(function (box) {
-  if (!box.dataset.page || !window.history.replaceState) return;
-  var page = new URL(box.dataset.page, location.href);
-  if (page.pathname + page.search !== location.pathname + location.search) {
-    history.replaceState(history.state, "", page.pathname + page.search + location.hash);
-  }
-});
-
 // New match: up/down buttons reorder the seats and renumber the hidden seat fields.
 document.querySelectorAll("#seats").forEach(function (list) {
   function renumber() {
