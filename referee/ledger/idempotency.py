@@ -18,9 +18,10 @@ and the answer: ``{"fingerprint": ..., "reply": ...}``.
 Concurrent requests with one key: on SQLite each write looks for the key
 again inside its write transaction (:func:`recheck`, called by
 :func:`referee.ledger.tx.writing`), after the writer lock; on PostgreSQL
-(where the write goes on in the transaction of the request's first look)
-the second insert of the key waits for the first and fails on the unique
-``(scope, key)``, and the write looks again once rolled back. Either way the later requests get the first answer.
+(no second look: the request's first one was moments before) the second
+insert of the key waits for the first and fails on the unique ``(scope,
+key)``, and the write looks again once rolled back. Either way the later
+requests get the first answer.
 
 A replay is :class:`Replayed`: the first answer's status and body, with the
 header ``Idempotent-Replayed: true`` in the API.
