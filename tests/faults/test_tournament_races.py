@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.faults.server import Http, Launcher, Server, at_once, database_url, posts_at_once
+from tests.tournament.helpers import schwimmen_to_the_end
 
 WORKERS = 4
 CLIENTS = 6
@@ -79,18 +80,14 @@ RACES = 24
 
 
 def _play_to_the_end(http: Http, table: dict[str, Any]) -> int:
-    """A Schwimmen table played until one player is left (the last still in loses a life); its last round."""
+    """A Schwimmen table played to its end over the real server (:func:`schwimmen_to_the_end`); its last round."""
     token = {"Authorization": f"Bearer {table['table_token']}"}
-    for _ in range(40):
-        match = http.request("GET", f"/api/matches/{table['match']}", headers=token).json()
-        state = match["state"]
-        if state["finished"]:
-            return int(max(r["round"] for r in match["rounds"] if not r["void"]))
-        alive = [p for p in table["players"] if not state["players"][p]["out"]]
-        reply = http.request("POST", f"/api/matches/{table['match']}/rounds",
-                             {"ended_by": "knock", "by": alive[0], "losers": [alive[-1]]}, token)
-        assert reply.status == 201, reply.body[:300]
-    raise AssertionError("the table did not finish")
+
+    def send(method: str, path: str, body: Any) -> tuple[int, Any]:
+        reply = http.request(method, path, body, token)
+        return reply.status, reply.json()
+
+    return schwimmen_to_the_end(send, table)
 
 
 def test_a_void_racing_the_finishing_next_is_in_before_the_prizes_or_refused_after(server: Server,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import event
@@ -27,17 +28,33 @@ def view(client: Any, tid: int, token: str) -> dict[str, Any]:
     return dict(resp.get_json())
 
 
-def play_schwimmen(client: Any, table: dict[str, Any], token: str) -> None:
-    """Plays a Schwimmen table to its end: each game the last player still in loses a life."""
+#: One request of a table's leader: (method, path, JSON body or None) -> (status, JSON answer). The Flask test
+#: client here; a real server's connection in ``tests/faults``.
+Send = Callable[[str, str, Any], tuple[int, Any]]
+
+
+def schwimmen_to_the_end(send: Send, table: dict[str, Any]) -> int:
+    """Plays a Schwimmen table to its end: each game the last player still in loses a life; its last round."""
     for _ in range(100):
-        state = client.get(f"/api/matches/{table['match']}", headers=bearer(token)).get_json()["state"]
+        status, match = send("GET", f"/api/matches/{table['match']}", None)
+        assert status == 200, match
+        state = match["state"]
         if state["finished"]:
-            return
+            return int(max(r["round"] for r in match["rounds"] if not r["void"]))
         alive = [p for p in table["players"] if not state["players"][p]["out"]]
-        resp = client.post(f"/api/matches/{table['match']}/rounds", headers=bearer(token),
-                           json={"ended_by": "knock", "by": alive[0], "losers": [alive[-1]]})
-        assert resp.status_code == 201, resp.get_json()
+        status, answer = send("POST", f"/api/matches/{table['match']}/rounds",
+                              {"ended_by": "knock", "by": alive[0], "losers": [alive[-1]]})
+        assert status == 201, answer
     raise AssertionError("the table did not finish")
+
+
+def play_schwimmen(client: Any, table: dict[str, Any], token: str) -> None:
+    """:func:`schwimmen_to_the_end` through the Flask test client, with ``token``."""
+    def send(method: str, path: str, body: Any) -> tuple[int, Any]:
+        resp = client.open(path, method=method, json=body, headers=bearer(token))
+        return resp.status_code, resp.get_json()
+
+    schwimmen_to_the_end(send, table)
 
 
 def close(client: Any, match: int, token: str) -> None:
