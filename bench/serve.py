@@ -16,7 +16,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -36,11 +35,11 @@ HOST = "127.0.0.1"
 def database(postgres: bool, name: str) -> Iterator[str | None]:
     """A benchmark's database URL: None for SQLite (the app makes its file in its own directory), else a new
     database ``name`` on a private PostgreSQL cluster, started as the tests start theirs
-    (``tests/components.py``) and stopped when the benchmark is done."""
+    (``tests/components.py``; the calling script has the project on ``sys.path``) and stopped when the benchmark
+    is done."""
     if not postgres:
         yield None
         return
-    sys.path.insert(1, str(ROOT))
     from tests.components import PostgresServer
 
     server = PostgresServer()

@@ -96,7 +96,7 @@ def note(night_id: int, what: str, match_id: int | None = None, round_no: int | 
     """
     conn = db.session.connection()
     if conn.dialect.name == "postgresql":
-        told = "" if state is None else json.dumps(state(), separators=(",", ":"))
+        told = "" if state is None else state_text(state())
         if len(told.encode()) > TOLD_MAX:
             told = ""
         return int(conn.execute(_NOTE_PG, {"night": night_id, "match": match_id, "what": what,
@@ -238,19 +238,21 @@ class Hub:
         with self.lock:
             news = self.news
             last = {c["match"]: (int(c["night"]), c["version"]) for c in changes if c["match"] in self.followed}
-        made = {match_id: (version, night_id, event_text(match_id, version, told[match_id][1]))
-                for match_id, (night_id, version) in last.items()
-                if told.get(match_id, (0, ""))[0] == version}
-        unread = sorted(m for m in last if m not in made)
+        came = {match_id: _came(told, match_id, version) for match_id, (_night, version) in last.items()}
+        read: dict[int, tuple[int, dict[str, Any]]] = {}
+        unread = sorted(m for m, text in came.items() if text is None)
         if unread and news is not None:
             try:
-                found = news(self.engine, unread)
+                read = news(self.engine, unread)
             except Exception:  # the streams read it themselves (state_event), or the phone fetches its page
                 log.exception("live: the states of %s matches could not be read", len(unread))
-                found = {}
-            made.update((match_id, (last[match_id][1], night_id, event_text(
-                match_id, last[match_id][1], json.dumps(state, separators=(",", ":")))))
-                for match_id, (night_id, state) in found.items())
+        made: dict[int, tuple[int, int, str]] = {}
+        for match_id, (night_id, version) in last.items():
+            text = came[match_id]
+            if text is None and match_id in read:
+                night_id, text = read[match_id][0], state_text(read[match_id][1])
+            if text is not None:
+                made[match_id] = (version, night_id, event_text(match_id, version, text))
         if made:
             with self.lock:
                 self.states.update((m, v) for m, v in made.items() if m in self.followed)
@@ -300,7 +302,7 @@ class Hub:
                 heard = _heard(conn.notifies(timeout=1.0, stop_after=1), got, told)
                 if not heard:
                     continue
-                if any(c["match"] in self.followed and told.get(c["match"], (0, ""))[0] != c["version"]
+                if any(c["match"] in self.followed and _came(told, c["match"], c["version"]) is None
                        for c in got):  # a state to read: the changes of the next moment too, read in one go
                     _heard(conn.notifies(timeout=HEAR), got, told)
                 self._read_states(got, told)
@@ -323,6 +325,12 @@ class Hub:
                 self._read_states(changes)
             for change in changes:
                 self.publish(change)
+
+
+def _came(told: dict[int, tuple[int, str]], match_id: int, version: int) -> str | None:
+    """The state's JSON that came with the match's change ``version`` (:func:`_heard`), or None."""
+    kept = told.get(match_id)
+    return kept[1] if kept is not None and kept[0] == version else None
 
 
 def _heard(notifications: Any, changes: list[Change], told: dict[int, tuple[int, str]]) -> int:
@@ -363,6 +371,11 @@ def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
     return f"id: {data['version']}\nevent: change\ndata: {json.dumps(data)}\n\n"
 
 
+def state_text(state: dict[str, Any]) -> str:
+    """A match's state as the ``state`` events and the notifications carry it: compact JSON."""
+    return json.dumps(state, separators=(",", ":"))
+
+
 def event_text(match_id: int, version: int, state: str) -> str:
     """A ``state`` event: the match's state (its JSON) after its change of night version ``version`` (no id: not a
     change). Made from the JSON text as it came, so that a state told in a notification is not parsed again."""
@@ -387,8 +400,7 @@ def state_event(ear: Hub, night_id: int, match_id: int, version: int, news: News
     if told is None:
         def make() -> tuple[int, str]:
             found = news(engine, [match_id]).get(match_id)
-            return (0, "") if found is None else (
-                found[0], event_text(match_id, version, json.dumps(found[1], separators=(",", ":"))))
+            return (0, "") if found is None else (found[0], event_text(match_id, version, state_text(found[1])))
 
         try:
             told = _NEWS.once((str(engine.url), match_id, version), make, keep=lambda made: bool(made[1]))
