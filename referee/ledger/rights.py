@@ -99,8 +99,52 @@ class Access:
 
 NO_ACCESS = Access()
 
-#: The session key of a phone's table grants: ``{match id: fingerprint of the table token}``.
-TABLE_GRANTS = "table"
+#: The session keys of a phone's grants: ``{night id: fingerprint of the edit token}``, ``[night id, ...]``
+#: (view) and ``{match id: fingerprint of the table token}``. Written and read here only.
+EDIT_GRANTS, VIEW_GRANTS, TABLE_GRANTS = "edit", "view", "table"
+
+#: A phone keeps the newest this many grants of each kind: the signed cookie stays small.
+KEPT_GRANTS = 50
+
+
+def grant_night(night: Night, edit: bool) -> None:
+    """Give this phone the right of ``night``'s edit or view link (kept in its session for good).
+
+    The edit grant is the edit token's fingerprint, so a revoke (a new token)
+    ends it; a night granted again moves to the newest place.
+    """
+    if edit:
+        _keep_newest(EDIT_GRANTS, str(night.id), fingerprint(night.edit_token))
+    else:
+        views = session.get(VIEW_GRANTS, [])
+        ids = [i for i in views if isinstance(i, int)] if isinstance(views, list) else []
+        if night.id not in ids:
+            session[VIEW_GRANTS] = (ids + [night.id])[-KEPT_GRANTS:]
+    session.permanent = True
+
+
+def grant_table(table: TournamentTable) -> None:
+    """Give this phone the right of a table's ``/t/`` link: that table's match, and the night's view right.
+
+    A phone leads one table at a time: the newest grant of a night counts
+    (:func:`_phone_table`), so a leader who moved tables leads the new one.
+    """
+    _keep_newest(TABLE_GRANTS, str(table.match_id), fingerprint(table.token))
+    grant_night(table.tournament.night, edit=False)
+
+
+def _keep_newest(kind: str, key: str, value: str) -> None:
+    grants = session.get(kind, {})
+    grants = dict(grants) if isinstance(grants, dict) else {}
+    grants.pop(key, None)
+    grants[key] = value
+    session[kind] = dict(list(grants.items())[-KEPT_GRANTS:])
+
+
+def edit_granted_ids() -> list[int]:
+    """The nights this phone was given the edit link of, newest first (whether the grant still holds or not)."""
+    grants = session.get(EDIT_GRANTS, {})
+    return [int(i) for i in reversed(grants) if str(i).isdigit()] if isinstance(grants, dict) else []
 
 
 def phone_access(night: Night) -> Access:
@@ -109,14 +153,14 @@ def phone_access(night: Night) -> Access:
     A table leader's grant (the ``/t/`` link, issue 30) is the edit right for
     that table's match while its token opens it.
     """
-    grants = session.get("edit", {})
+    grants = session.get(EDIT_GRANTS, {})
     held = grants.get(str(night.id), "") if isinstance(grants, dict) else ""
     if isinstance(held, str) and held and hmac.compare_digest(held, fingerprint(night.edit_token)):
         return Access(Right.EDIT)
     table = _phone_table(night)
     if table is not None:
         return Access(Right.EDIT, table)
-    views = session.get("view", [])
+    views = session.get(VIEW_GRANTS, [])
     return Access(Right.VIEW) if isinstance(views, list) and night.id in views else NO_ACCESS
 
 

@@ -16,11 +16,9 @@ from typing import Any
 import segno
 from flask import (
     Blueprint,
-    Response,
     abort,
     current_app,
     flash,
-    g,
     redirect,
     render_template,
     request,
@@ -29,8 +27,6 @@ from flask import (
 )
 from flask_babel import gettext as _
 from markupsafe import Markup
-from sqlalchemy import event
-from sqlalchemy.orm import Session
 from wtforms.fields.choices import SelectChoice
 
 from referee import games, ledger, payment_codes, round_forms
@@ -40,7 +36,7 @@ from referee.engine.spec import SPECS
 from referee.ledger import idempotency, payments, rights, tables
 from referee.messages import explain
 from referee.models import Match, Night, db
-from referee.pages import error_rows, guest_pages
+from referee.pages import error_rows, guest_pages, phone_rights
 from referee.pages.forms import (
     CloseForm,
     MatchForm,
@@ -52,6 +48,7 @@ from referee.pages.forms import (
     options_from,
     seats_from,
 )
+from referee.pages.phone_rights import can_edit, require
 
 bp = Blueprint("pages", __name__)
 
@@ -63,106 +60,7 @@ PAGE_GAMES = round_forms.PAGE_GAMES
 
 # --- rights ------------------------------------------------------------------
 
-def _granted(kind: str) -> list[int]:
-    """Night ids this phone may view (the view right is a plain list)."""
-    ids = session.get(kind, [])
-    return [int(i) for i in ids] if isinstance(ids, list) else []
-
-
-def _edit_grants() -> dict[str, str]:
-    """Night id -> fingerprint of the edit token this phone was given.
-
-    Keeping the token's fingerprint (not just the night id) lets the leader
-    revoke an edit link: a new token makes every other phone's grant stale.
-    """
-    grants = session.get("edit", {})
-    return dict(grants) if isinstance(grants, dict) else {}
-
-
-def grant(night: Night, edit: bool) -> None:
-    if edit:
-        grants = _edit_grants()
-        grants.pop(str(night.id), None)
-        grants[str(night.id)] = rights.fingerprint(night.edit_token)
-        session["edit"] = dict(list(grants.items())[-50:])
-    else:
-        ids = _granted("view")
-        if night.id not in ids:
-            session["view"] = (ids + [night.id])[-50:]
-    session.permanent = True
-    _forget_rights()
-    kept = g.get("page_right")
-    if kept is not None and kept[0] == night.id:  # a right changed in this request (a revoke): the new one
-        g.page_right = (night.id, _right_word(_phone(night), kept[2]), kept[2])
-
-
-def _phone(night: Night) -> rights.Access:
-    """This phone's access to ``night``: the one rights check, with the session's grants only.
-
-    Asked once per request and night (a page's templates ask :func:`can_edit`
-    many times; each answer reads the phone's table grants): kept in ``g`` under
-    the night and its edit token (a revoke in this request is a new key), and
-    forgotten when this request changes the phone's grants (:func:`grant`) or
-    commits a write (a table's match closed may end a tournament and its grants).
-    """
-    kept: dict[tuple[int, str], rights.Access] = g.setdefault("phone_rights", {})
-    key = (night.id, night.edit_token)
-    if key not in kept:
-        kept[key] = rights.night_access(night, None, phone=True)
-    return kept[key]
-
-
-@event.listens_for(Session, "after_commit")
-def _forget_rights(*_session: Session) -> None:
-    """A write or a grant may change what this phone may do: the next question asks the ledger again."""
-    if g:  # False outside an app context (a commit of the command line, of a test's setup)
-        g.pop("phone_rights", None)
-
-
-def _right_word(access: rights.Access, match_id: int | None) -> str:
-    return "edit" if access.may_edit(match_id) else "view" if access.may_view() else "none"
-
-
-def can_edit(night: Night, match_id: int | None = None) -> bool:
-    """Whether this phone may change the night (``match_id=None``) or that match of it."""
-    return _phone(night).may_edit(match_id)
-
-
-def can_view(night: Night) -> bool:
-    return _phone(night).may_view()
-
-
-def require(night: Night, edit: bool, match_id: int | None = None) -> None:
-    access = _phone(night)
-    # goes out with the answer (_right_headers), allowed or not
-    g.page_right = (night.id, _right_word(access, match_id), match_id)
-    if access.may_edit(match_id) if edit else access.may_view():
-        return
-    if edit:
-        abort(403, _("This phone may not change this game night. Ask the game leader for the edit link."))
-    abort(403, _("This phone may not see this game night. Open the link the game leader shared."))
-
-
-@bp.after_request
-def _right_headers(resp: Response) -> Response:
-    """Which night a page is of and what this phone may do there (``X-Referee-Night``, ``X-Referee-Right``).
-
-    Why: the service worker (static/sw.js) keeps copies of pages for when
-    there is no network; when a page of a night says this phone may now do
-    less there (a revoked edit link, a cookie gone: ``view`` or ``none``),
-    it drops the copies it kept with more, whoever uses the phone later.
-
-    The right is the one :func:`require` found (kept in ``g``, updated by
-    :func:`grant`), so this hook reads no row: an answer whose database went
-    away during the request (a 503) gets its headers as well.
-    """
-    kept = g.pop("page_right", None)
-    if kept is None:
-        return resp
-    night_id, right, _match_id = kept
-    resp.headers["X-Referee-Night"] = str(night_id)
-    resp.headers["X-Referee-Right"] = right
-    return resp
+bp.after_request(phone_rights.right_headers)
 
 
 def _night(night_id: int, edit: bool = False) -> Night:
@@ -228,8 +126,8 @@ def _link_svg(link: str, scale: int) -> Markup:
 
 @bp.get("/")
 def start() -> Any:
-    ids = [int(i) for i in reversed(_edit_grants())]
-    nights = [n for n in (db.session.get(Night, i) for i in ids) if n is not None and can_edit(n)]
+    found = (db.session.get(Night, i) for i in rights.edit_granted_ids())
+    nights = [n for n in found if n is not None and can_edit(n)]
     return render_template("pages/start.html", nights=nights)
 
 
@@ -257,7 +155,7 @@ def edit_link(token: str) -> Any:
     if found is None:
         abort(404)
     night, edit = found
-    grant(night, edit)
+    phone_rights.grant(night, edit)
     target = request.args.get("next", "")  # the table display's code opens the display itself (issue 28),
     if re.fullmatch(r"/matches/\d+/table|/tournaments/\d+/(?:hall|me)", target):  # the hall's, the players' view
         return redirect(target)
@@ -274,12 +172,7 @@ def table_link(token: str) -> Any:
     found = rights.table_link(token)  # 429 after too many wrong tokens; a wrong one is counted
     if found is None:
         abort(404)
-    grants = session.get(rights.TABLE_GRANTS, {})
-    grants = dict(grants) if isinstance(grants, dict) else {}
-    grants.pop(str(found.match_id), None)
-    grants[str(found.match_id)] = rights.fingerprint(found.token)
-    session[rights.TABLE_GRANTS] = dict(list(grants.items())[-50:])
-    grant(found.tournament.night, edit=False)
+    phone_rights.grant_table(found)
     return redirect(url_for("pages.match", match_id=found.match_id))
 
 
@@ -306,7 +199,7 @@ def new_night() -> Any:
         except ledger.NotFound as exc:
             form.group_token.errors = [str(exc)]
         else:
-            grant(night, edit=True)
+            phone_rights.grant(night, edit=True)
             return redirect(url_for("pages.night", night_id=night.id))
     return render_template("pages/night_new.html", form=form)
 
@@ -347,7 +240,7 @@ def revoke(night_id: int) -> Any:
                                action=request.path, fields={}, button=_("New edit link (logs out other phones)"),
                                button_id="confirm-revoke", box_id="revoke-confirm")
     ledger.revoke_edit_token(nt)
-    grant(ledger.get_night(night_id), edit=True)
+    phone_rights.grant(ledger.get_night(night_id), edit=True)
     flash(_("The old edit link no longer works; other phones must be given the new one."), "ok")
     return redirect(url_for("pages.night", night_id=night_id))
 

@@ -42,9 +42,10 @@ from typing import Any
 from flask import current_app, request
 from flask_babel import get_locale
 
-from referee.ledger import fold, live, rights
+from referee.ledger import fold, live
 from referee.lru import LRU
 from referee.models import Match
+from referee.pages import phone_rights
 from referee.pages.queue_keys import done_key
 
 _KEPT: LRU[tuple[Any, ...], tuple[str, int]] = LRU(64)
@@ -53,7 +54,7 @@ _KEPT: LRU[tuple[Any, ...], tuple[str, int]] = LRU(64)
 def _key(match: Match) -> tuple[Any, ...] | None:
     """The page's key, or None when this request's page may differ from another guest's."""
     if (not request.headers.get("X-Live") or request.method != "GET" or current_app.config["GUEST_PAGES"] <= 0
-            or rights.night_access(match.night, None, phone=True).may_edit(match.id) or done_key()):
+            or phone_rights.can_edit(match.night, match.id) or done_key()):
         return None
     return (*fold.identity(match), match.created_at, live.wide_version(match.night_id), match.snapshot.version,
             str(get_locale()), request.full_path)

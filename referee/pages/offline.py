@@ -32,9 +32,9 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_babel import format_decimal
 
 from referee import ledger, static_files
-from referee.ledger import idempotency, rights
+from referee.ledger import idempotency
 from referee.offline import round_parse
-from referee.pages import bp
+from referee.pages import bp, phone_rights
 from referee.pages.queue_keys import DONE_KEPT, done_key, done_keys
 
 #: The shell: every page's styles and scripts, and the icon and manifest (paths under static/).
@@ -118,7 +118,7 @@ def match_state(match: Any) -> str:
     amounts the waiting rounds lead to in it). Empty otherwise.
     """
     if (match is None or round_parse.module(match.game) is None
-            or not rights.night_access(match.night, None, phone=True).may_edit(match.id)):
+            or not phone_rights.can_edit(match.night, match.id)):
         return ""
     snap = match.snapshot
     return json.dumps({"match": match.id, "game": match.game, "next": snap.next_seq, "state": snap.state,

@@ -20,7 +20,8 @@ from flask import Response, abort, render_template, request, url_for
 
 from referee.ledger import rights, season
 from referee.models import Group, Night
-from referee.pages import _night, bp, can_edit, can_view
+from referee.pages import _night, bp
+from referee.pages.phone_rights import can_edit, can_view
 from referee.reports import pdf_response, readable_night, render_pdf
 
 

@@ -16,7 +16,8 @@ from markupsafe import Markup
 
 from referee import games, ledger, round_forms
 from referee.models import Match
-from referee.pages import bp, can_view, guest_pages, qr_svg
+from referee.pages import bp, guest_pages, qr_svg
+from referee.pages.phone_rights import can_view
 
 
 @bp.get("/matches/<int:match_id>/table")

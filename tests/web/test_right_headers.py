@@ -2,7 +2,7 @@
 
 The service worker drops its copies of pages kept with more right than the
 phone now holds (static/sw.js), so the header must be the right the request
-was judged by: the one :func:`referee.pages.require` found (kept in ``g``),
+was judged by: the one :func:`referee.pages.phone_rights.require` found (kept in ``g``),
 or the new one when the request itself changed it (a revoke).
 """
 

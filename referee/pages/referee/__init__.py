@@ -13,7 +13,7 @@ from __future__ import annotations
 from referee import ledger
 from referee.engine.cards import SUIT_SYMBOLS, SUITS
 from referee.models import Match
-from referee.pages import can_view
+from referee.pages.phone_rights import can_view
 
 #: The suit buttons of the card pickers (trick referee, eye counter): code, symbol, red.
 SUIT_BUTTONS: tuple[tuple[str, str, bool], ...] = tuple((s, SUIT_SYMBOLS[s], s in ("H", "D")) for s in SUITS)

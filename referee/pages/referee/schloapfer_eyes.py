@@ -22,7 +22,8 @@ from referee import ledger
 from referee.engine import BadInput
 from referee.engine.schloapfer import DECK_RANKS, EyeCount, eye_count
 from referee.messages import explain
-from referee.pages import bp, can_edit
+from referee.pages import bp
+from referee.pages.phone_rights import can_edit
 from referee.pages.referee import SUIT_BUTTONS, opened_match
 
 #: Ranks from the highest in eyes down, as a player sorts a pile to count it.
