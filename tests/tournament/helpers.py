@@ -62,14 +62,16 @@ def close(client: Any, match: int, token: str) -> None:
     assert resp.status_code == 200, resp.get_json()
 
 
-def statements(app: Any, client: Any, path: str, **kw: Any) -> tuple[int, Any]:
-    """The SQL statements the app runs to answer ``GET path`` (``before_cursor_execute``), and the answer."""
+def statements(app: Any, client: Any, path: str, *, naming: str = "", **kw: Any) -> tuple[int, Any]:
+    """The SQL statements the app runs to answer ``GET path`` (``before_cursor_execute``; only those whose text
+    names ``naming``, when given), and the answer."""
     from referee.models import db
 
     seen: list[str] = []
 
     def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
+        if naming in statement:
+            seen.append(statement)
 
     with app.app_context():
         engine = db.engine

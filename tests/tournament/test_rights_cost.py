@@ -6,7 +6,8 @@ The SQL statements of a match page opened through a table link are counted
 (SQLAlchemy's ``before_cursor_execute``) for a phone holding one grant and
 for one holding five, the page's own table's grant being the oldest, so that
 every grant is looked at. The templates ask ``can_edit`` several times per
-page; the answer is computed once per request.
+page; the answer is computed once per request, also for the guests' kept
+pages and the offline round form (``referee/pages/phone_rights.py``).
 """
 
 from __future__ import annotations
@@ -48,3 +49,18 @@ def test_a_grant_of_another_night_does_not_open_this_one(app: Any) -> None:
     assert page.status_code == 403 and page.headers["X-Referee-Right"] == "none"
     assert client.get(f"/matches/{mine['tables'][1]['match']}").headers["X-Referee-Right"] == "view"
     assert client.get(f"/matches/{mine['tables'][0]['match']}").headers["X-Referee-Right"] == "edit"
+
+
+def test_a_page_reads_the_phones_table_grants_once(app: Any) -> None:
+    """The leader's page (with the offline round form) and a guest's live refresh (the kept pages' key) ask the
+    one kept answer: the phone's table grants are read once per request, not once per question."""
+    client = app.test_client()
+    made = create(client, game="svangknack", players=SIX, table_size=3, stake="3.00")
+    own, other = made["tables"][0], made["tables"][1]
+    assert client.get(f"/t/{own['table_token']}").status_code == 302
+    for path, headers, right in ((f"/matches/{own['match']}", {}, "edit"),
+                                 (f"/matches/{other['match']}", {"X-Live": "1"}, "view")):
+        client.get(path, headers=headers)  # warm
+        reads, page = statements(app, client, path, naming="tournament_tables.match_id IN", headers=headers)
+        assert page.status_code == 200 and page.headers["X-Referee-Right"] == right
+        assert reads == 1, (path, reads)
