@@ -38,7 +38,7 @@ existed get theirs all at once with their next checkpoint round.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -46,10 +46,9 @@ from typing import Any
 from sqlalchemy import delete, insert, select
 
 from referee import games
-from referee.engine import N_, BadInput, Explained, RuleViolation
+from referee.engine import N_, BadInput, Explained, MatchState, RuleViolation, knaker
 from referee.engine.money import MAX_AMOUNT
 from referee.engine.records import dump, load
-from referee.engine.spec import SPECS
 from referee.engine.vocab import CloseHow, EventKind
 from referee.ledger.inputs import night_money
 from referee.lru import LRU
@@ -104,26 +103,26 @@ class _Kept:
     version: int
     next_seq: int
     history: History
-    state: Any          # the engine state after the last folded event
+    state: MatchState   # the engine state after the last folded event
 
 
 _CACHE: LRU[tuple[str, int], _Kept] = LRU(CACHE_SIZE)
 #: The state last loaded from each match's snapshot, with that snapshot's JSON (:func:`state_of`).
-_STATES: LRU[tuple[str, int], tuple[Any, Any]] = LRU(CACHE_SIZE)
+_STATES: LRU[tuple[str, int], tuple[Any, MatchState]] = LRU(CACHE_SIZE)
 
 
 # --- the snapshot and the engine's step -----------------------------------------------
 
-def initial_state(match: Match) -> Any:
+def initial_state(match: Match) -> MatchState:
     module = games.game(match.game)
     opts = load(module.Options, match.options)
-    start: Any = module.start  # only the carry games take ``carried_in`` (SK-14)
+    start: Callable[..., MatchState] = module.start  # only the carry games take ``carried_in`` (SK-14)
     if match.carried_in:
         return start(tuple(match.seats), match.first_dealer, match.stake, opts, carried_in=match.carried_in)
     return start(tuple(match.seats), match.first_dealer, match.stake, opts)
 
 
-def apply_event(match: Match, state: Any, kind: str, payload: Mapping[str, Any]) -> Any:
+def apply_event(match: Match, state: MatchState, kind: str, payload: Mapping[str, Any]) -> MatchState:
     """One event of the log applied to a state (the fold's step); raises what the engine raises."""
     module = games.game(match.game)
     if kind == EventKind.CLOSE:
@@ -131,7 +130,7 @@ def apply_event(match: Match, state: Any, kind: str, payload: Mapping[str, Any])
     return module.apply(state, module.parse_round(state, payload, night_money(match.night)))
 
 
-def _step(match: Match, state: Any, seq: int, kind: str, payload: Mapping[str, Any]) -> Any:
+def _step(match: Match, state: MatchState, seq: int, kind: str, payload: Mapping[str, Any]) -> MatchState:
     """A stored event applied: the one place a refused stored event becomes :class:`CorruptLog`."""
     try:
         return apply_event(match, state, kind, payload)
@@ -139,7 +138,7 @@ def _step(match: Match, state: Any, seq: int, kind: str, payload: Mapping[str, A
         raise CorruptLog(match.id, seq, exc) from exc
 
 
-def state_of(match: Match) -> Any:
+def state_of(match: Match) -> MatchState:
     """The match's current state, from its snapshot (no fold).
 
     The state loaded last for each match is kept with the snapshot's JSON it
@@ -153,7 +152,7 @@ def state_of(match: Match) -> Any:
     return stored_state(identity(match), match.game, match.snapshot.state)
 
 
-def stored_state(key: tuple[str, int], game: str, stored: Any) -> Any:
+def stored_state(key: tuple[str, int], game: str, stored: Any) -> MatchState:
     """The engine state of a snapshot's JSON ``stored`` of the match ``key`` (:func:`identity`), kept as above."""
     kept = _STATES.get(key)
     if kept is not None and kept[0] == stored:
@@ -163,7 +162,7 @@ def stored_state(key: tuple[str, int], game: str, stored: Any) -> Any:
     return state
 
 
-def snapshot_json(state: Any) -> Any:
+def snapshot_json(state: MatchState) -> Any:
     """A state as the snapshot (and a checkpoint) stores it: the engine's JSON form.
 
     Raises :class:`BadInput` (nothing is written: every caller is inside its
@@ -204,7 +203,7 @@ def carried_out(match: Match) -> int:
     return int(match.snapshot.state.get("carried_out") or 0)
 
 
-def replay(match: Match) -> Any:
+def replay(match: Match) -> MatchState:
     """The whole log folded from the start, no checkpoint read (checks that the log and snapshot agree)."""
     state = initial_state(match)
     for rnd in match.rounds:
@@ -213,7 +212,7 @@ def replay(match: Match) -> Any:
     return state
 
 
-def steps(match: Match) -> list[tuple[Round, Any, Any]]:
+def steps(match: Match) -> list[tuple[Round, MatchState, MatchState]]:
     """Every event with the state before and after it (a void one leaves it as it was): the protocols."""
     state = initial_state(match)
     out = []
@@ -231,7 +230,7 @@ def steps(match: Match) -> list[tuple[Round, Any, Any]]:
 class _Run:
     """A fold in progress: the state, how many events it counted, the points since ``mark``."""
 
-    state: Any
+    state: MatchState
     events: int
     seqs: list[int] = field(default_factory=list)
     balances: list[tuple[int, ...]] = field(default_factory=list)
@@ -257,7 +256,6 @@ def _fold(match: Match, run: _Run, rounds: Iterable[Sequence[Any]], *, upto: int
     with a checkpoint at each multiple of :data:`CHECKPOINT_EVERY` passed if ``checkpoints``."""
     every = CHECKPOINT_EVERY
     due = (run.mark[0] // every + 1) * every
-    knaker = SPECS[match.game].has_dots  # its games' places and dots are kept (KN-16)
     for seq, kind, payload in rounds:
         while checkpoints and due < seq:
             run.checkpoint(match.id, due)
@@ -276,8 +274,10 @@ def _fold(match: Match, run: _Run, rounds: Iterable[Sequence[Any]], *, upto: int
         run.seqs.append(seq)
         run.balances.append(tuple(run.state.balances))
         run.pots.append(int(run.state.pot))
-        if knaker and run.state.games > before.games and run.state.last_game is not None:
-            run.games.append(KnakerGame(tuple(run.state.last_game.places), tuple(before.dots)))
+        after = run.state
+        if (isinstance(after, knaker.State) and isinstance(before, knaker.State)  # its games are kept (KN-16)
+                and after.games > before.games and after.last_game is not None):
+            run.games.append(KnakerGame(tuple(after.last_game.places), tuple(before.dots)))
     while checkpoints and due <= upto:
         run.checkpoint(match.id, due)
         due += every
@@ -396,7 +396,7 @@ def _kept(match: Match, base: History, run: _Run, version: int, next_seq: int) -
     made = History(players=base.players, seqs=base.seqs + tuple(run.seqs),
                    balances=base.balances + tuple(run.balances), pots=base.pots + tuple(run.pots),
                    knaker_games=base.knaker_games + tuple(run.games),
-                   open_dots=tuple(run.state.dots) if SPECS[match.game].has_dots else ())
+                   open_dots=tuple(run.state.dots) if isinstance(run.state, knaker.State) else ())
     return _Kept(created_at=match.created_at, version=version, next_seq=next_seq, history=made, state=run.state)
 
 

@@ -7,6 +7,7 @@ for a match rebuilt from an export (:mod:`referee.ledger.imports`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from referee import games
-from referee.engine import BadInput
+from referee.engine import BadInput, Game, MatchState
 from referee.engine.records import dump, parse_options
 from referee.engine.vocab import MatchStatus
 from referee.ledger import fold, live
@@ -57,7 +58,7 @@ def create_match(night: Night, game: object, players: object, dealer: object, st
         return _create_match(night, game, module, seats, dealer, minor, opts, idem)
 
 
-def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer: str, minor: int, opts: Any,
+def _create_match(night: Night, game: str, module: Game, seats: list[str], dealer: str, minor: int, opts: Any,
                   idem: Idem | None) -> Match:
     carry = open_carry(night, game)
     carried_in = carry[1] if carry else 0
@@ -75,9 +76,10 @@ def _create_match(night: Night, game: str, module: Any, seats: list[str], dealer
     return match
 
 
-def _start(module: Any, seats: list[str], dealer: str, stake: int, opts: Any, carried_in: int) -> Any:
-    if carried_in:
-        return module.start(tuple(seats), dealer, stake, opts, carried_in=carried_in)
+def _start(module: Game, seats: list[str], dealer: str, stake: int, opts: Any, carried_in: int) -> MatchState:
+    if carried_in:  # only the carry games take ``carried_in`` (SK-14)
+        start: Callable[..., MatchState] = module.start
+        return start(tuple(seats), dealer, stake, opts, carried_in=carried_in)
     return module.start(tuple(seats), dealer, stake, opts)
 
 
@@ -117,7 +119,7 @@ def draft_match(night: Night, m_in: MatchIn) -> Match:
                  carried_from_id=None, created_at=m_in.created_at)
 
 
-def settle_draft(match: Match, number: int, m_in: MatchIn, state: Any) -> None:
+def settle_draft(match: Match, number: int, m_in: MatchIn, state: MatchState) -> None:
     """The imported match's status and snapshot from its replayed ``state`` (never from the file).
 
     A file that says a match is closed (or open) when its log leaves it the

@@ -21,7 +21,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from referee import games
-from referee.engine import N_, BadInput, RuleViolation, tricks
+from referee.engine import N_, BadInput, Game, MatchState, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.spec import SPECS
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
@@ -81,7 +81,7 @@ _MOVE_SNAPSHOT = update(_snapshots).where(_snapshots.c.match_id == bindparam("ma
                                           _snapshots.c.version == bindparam("read"))
 
 
-def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any], new_state: Any,
+def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any], new_state: MatchState,
                  idem_key: str | None, deal: dict[str, Any] | None = None) -> Round:
     """Store an event and the new snapshot, or raise :class:`Conflict`.
 
@@ -110,7 +110,7 @@ def insert_events(rows: dict[str, Any] | list[dict[str, Any]]) -> Any:
     return db.session.connection().execute(_INSERT_ROUND, rows)
 
 
-def _bump(match: Match, version: int, new_state: Any, next_seq: int) -> None:
+def _bump(match: Match, version: int, new_state: MatchState, next_seq: int) -> None:
     db.session.flush()
     plain = fold.snapshot_json(new_state)
     result = db.session.connection().execute(  # a Core UPDATE on the session's connection: no ORM machinery
@@ -137,7 +137,7 @@ def _conflict(match: Match) -> Conflict:
 
 
 def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
-              expected_seq: int | None = None, deal: object = None) -> tuple[Round, Any]:
+              expected_seq: int | None = None, deal: object = None) -> tuple[Round, MatchState]:
     """Enter a round: the engine checks it, then it is stored with the new state.
 
     Returns ``(round, state)``; with an ``idem`` whose write was made before,
@@ -201,7 +201,7 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
         raise _conflict(get_match(match_id))
 
 
-def check_deal_round(module: Any, state: Any, money: Money, canonical: Mapping[str, Any],
+def check_deal_round(module: Game, state: MatchState, money: Money, canonical: Mapping[str, Any],
                      log: tuple[dict[str, Any], dict[str, Any]]) -> None:
     """The round (canonical payload) is exactly the deal's verdict ``round``, else :class:`BadInput` ``deal``.
 
@@ -220,7 +220,7 @@ def check_deal_round(module: Any, state: Any, money: Money, canonical: Mapping[s
                        round=json.dumps(want, ensure_ascii=False))
 
 
-def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None = None) -> Any:
+def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None = None) -> MatchState:
     """Mark an event void and recompute the match without it.
 
     Refused with the rule of the first later round that would no longer be
@@ -241,7 +241,7 @@ def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None 
     raise _conflict(get_match(match_id))
 
 
-def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
+def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> MatchState:
     with writing(idem=idem):
         match = get_match(match_id)
         rnd = next((r for r in match.rounds if r.seq == seq), None)
@@ -270,7 +270,7 @@ def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> Any:
 
 
 def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, *,
-                idem: Idem | None = None) -> Any:
+                idem: Idem | None = None) -> MatchState:
     """The leader closes the match; a pot on the table is split, awarded or carried."""
     if how not in CLOSE_HOWS:
         raise BadInput("pot", "pot must be split, award or carry.")
@@ -299,7 +299,7 @@ def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, 
 
 # --- reading -----------------------------------------------------------------
 
-def state_json(match: Match, state: Any | None = None) -> dict[str, Any]:
+def state_json(match: Match, state: MatchState | None = None) -> dict[str, Any]:
     """The API's view of a match's state (``state``, else the current one): the ``state`` of its answers."""
     return games.game(match.game).state_json(state if state is not None else state_of(match),
                                              night_money(match.night))
@@ -331,7 +331,7 @@ def stored_states_json(engine: Engine, match_ids: Sequence[int]) -> dict[int, tu
             for match_id, night_id, game, currency, stored in rows}
 
 
-def match_json(match: Match, state: Any | None = None) -> dict[str, Any]:
+def match_json(match: Match, state: MatchState | None = None) -> dict[str, Any]:
     """The API's view of a match: its state and its log."""
     money = night_money(match.night)
     return {

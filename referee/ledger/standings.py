@@ -11,6 +11,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
+from referee.engine import knaker, schwimmen
 from referee.engine import tournament as draw
 from referee.engine.spec import SPECS, Ranking
 from referee.engine.vocab import EventKind, PaymentKind
@@ -22,6 +23,7 @@ def out_in_game(match: Match) -> dict[str, int]:
     """Schwimmen: the game number each player went out in, from the one fold's steps (void rounds skipped)."""
     out: dict[str, int] = {}
     for _row, _before, state in fold.steps(match):
+        assert isinstance(state, schwimmen.State)
         for k, name in enumerate(state.players):
             if state.out[k] and name not in out:
                 out[name] = int(state.game_no)
@@ -33,10 +35,12 @@ def table_ranking(match: Match) -> list[tuple[str, int]]:
     state = fold.state_of(match)
     ranking = SPECS[match.game].ranking
     if ranking is Ranking.SURVIVAL:
+        assert isinstance(state, schwimmen.State)
         winner = state.players[state.winner] if state.winner is not None else None
         gone = out_in_game(match)
         return draw.schwimmen_ranking(state.players, winner, {name: gone.get(name) for name in state.players})
     if ranking is Ranking.SCORE:
+        assert isinstance(state, knaker.State)
         return draw.score_ranking(state.players, state.standings)
     return draw.score_ranking(state.players, state.balances)
 

@@ -19,7 +19,7 @@ from datetime import date as Date
 from typing import Any
 
 from referee import games
-from referee.engine import BadInput
+from referee.engine import BadInput, MatchState
 from referee.engine import tournament as draw
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import spec
@@ -163,11 +163,11 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
     return tourn
 
 
-def _start(game: str, seats: tuple[str, ...], stake: int, options: Any) -> Any:
+def _start(game: str, seats: tuple[str, ...], stake: int, options: Any) -> MatchState:
     return games.game(game).start(seats, seats[0], stake, options)
 
 
-def _seat_tables(tourn: Tournament, night: Night, tables: tuple[draw.Table, ...], states: list[Any],
+def _seat_tables(tourn: Tournament, night: Night, tables: tuple[draw.Table, ...], states: list[MatchState],
                  series: int) -> None:
     """Inside a write: one match per table (its first seat deals first) and the table's row with its token."""
     for table, state in zip(tables, states, strict=True):
