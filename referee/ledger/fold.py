@@ -46,7 +46,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select
 
 from referee import games
-from referee.engine import N_, BadInput, Explained, MatchState, RuleViolation, knaker
+from referee.engine import N_, BadInput, Explained, Game, MatchState, RuleViolation, knaker
 from referee.engine.money import MAX_AMOUNT
 from referee.engine.records import dump, load
 from referee.engine.vocab import CloseHow, EventKind
@@ -115,11 +115,21 @@ _STATES: LRU[tuple[str, int], tuple[Any, MatchState]] = LRU(CACHE_SIZE)
 
 def initial_state(match: Match) -> MatchState:
     module = games.game(match.game)
-    opts = load(module.Options, match.options)
-    start: Callable[..., MatchState] = module.start  # only the carry games take ``carried_in`` (SK-14)
-    if match.carried_in:
-        return start(tuple(match.seats), match.first_dealer, match.stake, opts, carried_in=match.carried_in)
-    return start(tuple(match.seats), match.first_dealer, match.stake, opts)
+    return start_state(module, match.seats, match.first_dealer, match.stake, load(module.Options, match.options),
+                       match.carried_in)
+
+
+def start_state(module: Game, seats: Sequence[str], dealer: str, stake: int, options: Any,
+                carried_in: int = 0) -> MatchState:
+    """A match's first state, from its seats, dealer, stake in minor units and options (the engine's own).
+
+    Only the carry games (Svängknack, Kul) take ``carried_in``, the pot a
+    match brings from the last night (SK-14). Raises what the engine raises.
+    """
+    start: Callable[..., MatchState] = module.start
+    if carried_in:
+        return start(tuple(seats), dealer, stake, options, carried_in=carried_in)
+    return start(tuple(seats), dealer, stake, options)
 
 
 def apply_event(match: Match, state: MatchState, kind: str, payload: Mapping[str, Any]) -> MatchState:

@@ -7,7 +7,6 @@ for a match rebuilt from an export (:mod:`referee.ledger.imports`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -62,7 +61,7 @@ def _create_match(night: Night, game: str, module: Game, seats: list[str], deale
                   idem: Idem | None) -> Match:
     carry = open_carry(night, game)
     carried_in = carry[1] if carry else 0
-    state = _start(module, seats, dealer, minor, opts, carried_in)  # RuleViolation: nothing stored
+    state = fold.start_state(module, seats, dealer, minor, opts, carried_in)  # RuleViolation: nothing stored
     with writing(idem=idem):
         match = Match(night_id=night.id, game=game, seats=seats, first_dealer=dealer, stake=minor,
                       options=dump(opts), carried_from_id=carry[0] if carry else None,
@@ -74,13 +73,6 @@ def _create_match(night: Night, game: str, module: Game, seats: list[str], deale
         live.note(night.id, "match", match.id)
         store_reply(idem, match)
     return match
-
-
-def _start(module: Game, seats: list[str], dealer: str, stake: int, opts: Any, carried_in: int) -> MatchState:
-    if carried_in:  # only the carry games take ``carried_in`` (SK-14)
-        start: Callable[..., MatchState] = module.start
-        return start(tuple(seats), dealer, stake, opts, carried_in=carried_in)
-    return module.start(tuple(seats), dealer, stake, opts)
 
 
 

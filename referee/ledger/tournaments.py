@@ -24,7 +24,7 @@ from referee.engine import tournament as draw
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import spec
 from referee.engine.vocab import MatchStatus, PaymentKind
-from referee.ledger import inputs, live, nights, standings, tx
+from referee.ledger import fold, inputs, live, nights, standings, tx
 from referee.ledger.idempotency import Idem
 from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db
 
@@ -164,7 +164,8 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
 
 
 def _start(game: str, seats: tuple[str, ...], stake: int, options: Any) -> MatchState:
-    return games.game(game).start(seats, seats[0], stake, options)
+    """A table's first state: its first seat deals first, no pot carried in."""
+    return fold.start_state(games.game(game), seats, seats[0], stake, options)
 
 
 def _seat_tables(tourn: Tournament, night: Night, tables: tuple[draw.Table, ...], states: list[MatchState],
