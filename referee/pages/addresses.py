@@ -5,7 +5,10 @@ a redirect, so that the phone's queue, which sends with ``fetch``, does not take
 "saved". The address bar then shows an address that takes only POST (or, for a refused void, the
 void's confirmation page). The live table (``static/js/live.js``) fetches the page again when
 another phone writes, and the offline queue (``static/js/offline.js``) files an entry under the page
-it was made on; both read this address (``data-page``) instead of the address bar.
+it was made on; both read this address (``data-page``) instead of the address bar, and on the pages
+that include the live box (``templates/pages/_live.html``: each is the page its ``data-page`` names)
+``static/js/app.js`` puts it in the address bar, so that a reload opens the page rather than posting again.
+A page of neither a match nor the night passes its own address (``page_url``: the settlement, a tournament's).
 """
 
 from __future__ import annotations

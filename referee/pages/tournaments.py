@@ -68,7 +68,8 @@ def page(tournament_id: int, status: int = 200, playing: list[int] | None = None
         links[number] = (link, qr_svg(link, scale=3))
     players = players_link(found.night, found.id)
     return render_template("pages/tournament.html", t=view, night=found.night, links=links,
-                           playing=playing or [], form=RoundForm(), players_url=players), status
+                           playing=playing or [], form=RoundForm(), players_url=players,
+                           page_url=url_for("tournaments.page", tournament_id=found.id)), status
 
 
 @bp.get("/tournaments/<int:tournament_id>/next")

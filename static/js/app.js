@@ -1,5 +1,18 @@
 // Small progressive enhancements; every page works without them.
 
+// A refused form is answered with its page at the form's address (a round at POST /matches/N/rounds, a 422;
+// referee/pages/addresses.py). The live box is on the pages that are a match's, a night's, a tournament's or
+// a settlement's page, and names that page (data-page, empty for a GET): the address bar then shows it, so that
+// a reload or a shared address opens the page instead of posting the form again.
+(function () {
+  var box = document.getElementById("live");
+  if (!box || !box.dataset.page || !window.history.replaceState) return;
+  var page = new URL(box.dataset.page, location.href);
+  if (page.pathname + page.search !== location.pathname + location.search) {
+    history.replaceState(history.state, "", page.pathname + page.search + location.hash);
+  }
+})();
+
 // New match: up/down buttons reorder the seats and renumber the hidden seat fields.
 document.querySelectorAll("#seats").forEach(function (list) {
   function renumber() {

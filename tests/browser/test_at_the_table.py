@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -83,6 +84,8 @@ def play_rounds(night: Night, seats: list[str], rounds: int, offline: bool, refu
                 expect(first).to_be_visible()
                 page.wait_for_load_state()
                 assert not uncovered(first), uncovered(first)
+                # answered at the form's POST address; the address bar shows the match page (static/js/app.js)
+                assert re.fullmatch(r"/matches/\d+", urlsplit(page.url).path), page.url
             night.check("refused")
             night.watched.shot(f"refused-{'offline' if offline else 'online'}", full=False)
             night.tricks(sv, 2)

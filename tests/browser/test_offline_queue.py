@@ -523,11 +523,12 @@ def test_a_payment_marked_offline_is_recorded_once(live_server: LiveServer, phon
 
 def test_a_round_queued_after_a_refusal_is_filed_under_the_match_page(live_server: LiveServer, phone: Any,
                                                                        artifacts: Path) -> None:
-    """After a refusal online the address bar shows the form's POST address (/matches/N/rounds, a 422).
+    """A refusal online is answered at the form's POST address (/matches/N/rounds, a 422); the address bar then
+    shows the match page (static/js/app.js).
 
-    A round then queued with no network belongs to the match page: filed under the bar's address,
-    the queue's "fix it in the form" and "where" link and its fresh-token fetch would all point at an
-    address that takes only POST.
+    A round then queued with no network belongs to the match page: filed under the POST address, the
+    queue's "fix it in the form" and "where" link and its fresh-token fetch would all point at an address
+    that takes only POST (the queue reads the page's data-page, the address bar's only since app.js).
     """
     from playwright.sync_api import expect
 
@@ -535,7 +536,7 @@ def test_a_round_queued_after_a_refusal_is_filed_under_the_match_page(live_serve
     watched, match = at_the_table(base, page, artifacts)
     save_round(page, [("Dan", 1)])        # online: 1 of 3 tricks, refused (SK-8)
     page.locator("#round-form p.error[role=alert]", has_text="SK-8").wait_for()
-    assert page.url == f"{base}/matches/{match['id']}/rounds"
+    assert page.url == f"{base}/matches/{match['id']}"
 
     page.context.set_offline(True)
     dan = page.locator('#round-form tr[data-name="Dan"]')
