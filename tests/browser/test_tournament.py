@@ -176,6 +176,17 @@ def test_the_hall_display_fits_40_tables_of_5_and_follows_a_round_live(live_serv
     assert font >= 20, font  # readable from the back of the room
     assert page.locator(".hall-qr svg").is_visible()
     assert_axe(page, "hall display")
+    for code in ("sv", "de", "en"):  # the players' code and its words, whole inside the standings' panel
+        page.goto(f"{base}/lang/{code}?next=/tournaments/{made['id']}/hall")
+        page.wait_for_url(f"**/tournaments/{made['id']}/hall")
+        out = page.evaluate("""() => {
+            const panel = document.querySelector('.hall-standings').getBoundingClientRect();
+            return ['.hall-qr .qr', '.hall-qr p'].map(sel => {
+                const box = document.querySelector(sel), r = box.getBoundingClientRect();
+                return [sel, Math.max(0, r.right - panel.right, r.bottom - panel.bottom, box.scrollWidth - box.clientWidth)];
+            }).filter(([, over]) => over > 0.5);
+        }""")
+        assert not out, (code, out)
     page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.indexOf('/live') > 0)")
     hall.shot("before", full=False)
     first = made["tables"][0]
