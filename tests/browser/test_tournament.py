@@ -183,7 +183,8 @@ def test_the_hall_display_fits_40_tables_of_5_and_follows_a_round_live(live_serv
             const panel = document.querySelector('.hall-standings').getBoundingClientRect();
             return ['.hall-qr .qr', '.hall-qr p'].map(sel => {
                 const box = document.querySelector(sel), r = box.getBoundingClientRect();
-                return [sel, Math.max(0, r.right - panel.right, r.bottom - panel.bottom, box.scrollWidth - box.clientWidth)];
+                const over = [r.right - panel.right, r.bottom - panel.bottom, box.scrollWidth - box.clientWidth];
+                return [sel, Math.max(0, ...over)];
             }).filter(([, over]) => over > 0.5);
         }""")
         assert not out, (code, out)
