@@ -75,7 +75,6 @@ def _create_match(night: Night, game: str, module: Game, seats: list[str], deale
     return match
 
 
-
 @dataclass
 class EventIn:
     """An event of an imported log, checked by the reader of the file (:mod:`referee.exports`)."""

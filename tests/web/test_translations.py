@@ -70,3 +70,20 @@ def test_a_rule_message_comes_in_the_phones_language(client: Any) -> None:
     assert len({english["error"], swedish["error"], german["error"]}) == 3
     for said in (english, swedish, german):
         assert "(SK-8)" in said["error"] and "4" in said["error"]
+
+
+def test_a_page_is_written_in_each_requests_own_language(app: Any, client: Any) -> None:
+    """The templates' ``_()`` keep the request's catalog for the request (``referee/messages.py``, in ``g``): the
+    next request in another language gets its own, and a template rendered with no app context stays English."""
+    from flask import g
+
+    words = {"en": "Players", "sv": "Spelare", "de": "Spieler"}
+    template = app.jinja_env.from_string("{{ _('Players') }}")
+    for lang, word in [*words.items(), ("sv", "Spelare")]:
+        with app.test_request_context("/", headers={"Accept-Language": lang}):
+            assert template.render() == word, lang
+            assert g.referee_catalog.ugettext("Players") == word  # kept for the rest of the request
+    assert template.render() == "Players"
+    for lang, word in [("sv", "Språk"), ("de", "Sprache"), ("en", "Language"), ("de", "Sprache")]:
+        page = client.get("/nights/new", headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert f'<nav class="langs" aria-label="{word}">' in page, lang
