@@ -65,6 +65,7 @@ from referee.ledger.rounds import (
     match_events_limit,
     match_json,
     recent_rounds,
+    round_at,
     round_json,
     state_json,
     stored_states_json,
@@ -78,6 +79,6 @@ __all__ = [
     "clean_name", "clean_player", "clean_players", "close_match", "configure_engine", "create_match",
     "create_night", "currency_money", "get_match", "get_night", "group_by_token", "import_night", "initial_state",
     "lock_nights", "match_events_limit", "match_json", "night_by_token", "night_money", "open_carry",
-    "recent_rounds", "replay", "revoke_edit_token", "round_json", "seat_player", "state_json", "state_of",
+    "recent_rounds", "replay", "revoke_edit_token", "round_at", "round_json", "seat_player", "state_json", "state_of",
     "store_reply", "stored_states_json", "void_round", "writing",
 ]

@@ -250,7 +250,7 @@ def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None 
 def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> MatchState:
     with writing(idem=idem):
         match = get_match(match_id)
-        rnd = db.session.scalar(_ROUND_AT, {"match": match.id, "seq": seq})
+        rnd = round_at(match.id, seq)
         if rnd is None:
             raise NotFound(f"Match {match_id} has no round {seq}.")
         tables.refuse_if_final(match)  # a finished tournament's standings are paid out
@@ -352,6 +352,12 @@ def match_json(match: Match, state: MatchState | None = None) -> dict[str, Any]:
         "state": state_json(match, state),
         "rounds": [round_json(r) for r in db.session.execute(_LOG, {"match": match.id})],
     }
+
+
+def round_at(match_id: int, seq: int) -> Round | None:
+    """The match's event numbered ``seq``, or None (only that one is loaded: a void, its confirmation page)."""
+    rnd: Round | None = db.session.scalar(_ROUND_AT, {"match": match_id, "seq": seq})
+    return rnd
 
 
 def recent_rounds(match: Match, limit: int | None) -> list[Round]:

@@ -388,7 +388,7 @@ def round_saved_again(match_id: int, done: idempotency.Replayed) -> Any:
 def void_round(match_id: int, seq: int) -> Any:
     """Voiding asks once more (with a reason): it is the one tap that rewrites history."""
     m = _match(match_id, edit=True)
-    rnd = next((r for r in m.rounds if r.seq == seq), None)
+    rnd = ledger.round_at(m.id, seq)
     if rnd is None:
         abort(404)
     form = VoidForm()
