@@ -9,7 +9,8 @@ WORKERS ?= 2
 THREADS ?= 400
 APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
-.PHONY: npm run test lint check translations messages deps-system browser-engine static-compressed axe api-docs bench soak clean
+.PHONY: npm run test lint check translations messages deps-system browser-engine static-compressed axe api-docs bench soak clean \
+	registries-run registries-test
 
 ## The engine in the browser (Pyodide from the npm registry, pinned) and the engine bundle built from
 ## the source; both under static/pyodide/, which git ignores.
@@ -91,8 +92,28 @@ $(API_DOCS_DIR)/.version-$(SWAGGER_UI_VERSION): | npm
 
 api-docs: $(API_DOCS_DIR)/.version-$(SWAGGER_UI_VERSION)
 
+## The registries first: when a step still to do fetches from PyPI or the npm registry (`make -q` on its stamp)
+## and that registry does not answer, stop at once with one line (referee/registries.py), not in the middle of
+## an install; with everything in place nothing is checked and `make run` starts offline. (UP_TO_DATE names
+## $(MAKE) through a variable, so that `make -n` does not run the check.)
+PYPI_RUN  := $(VENV)/.installed
+NPM_RUN   := $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION) $(API_DOCS_DIR)/.version-$(SWAGGER_UI_VERSION)
+PYPI_TEST := $(PYPI_RUN) $(VENV)/.installed-test
+NPM_TEST  := $(NPM_RUN) $(AXE_DIR)/.version-$(AXE_VERSION)
+UP_TO_DATE = $(MAKE) -q -o npm --no-print-directory
+registries = need=""; \
+	for t in $(1); do $(UP_TO_DATE) $$t >/dev/null 2>&1 || { need=pypi; break; }; done; \
+	for t in $(2); do $(UP_TO_DATE) $$t >/dev/null 2>&1 || { need="$$need npm"; break; }; done; \
+	[ -z "$$need" ] || python3 -P referee/registries.py --venv $(VENV) $$need
+
+registries-run:
+	@$(call registries,$(PYPI_RUN),$(NPM_RUN))
+
+registries-test:
+	@$(call registries,$(PYPI_TEST),$(NPM_TEST))
+
 ## make run: install, create or migrate the database, serve with gunicorn.
-run: $(VENV)/.installed translations browser-engine api-docs static-compressed
+run: registries-run $(VENV)/.installed translations browser-engine api-docs static-compressed
 	$(VENV)/bin/flask --app referee db upgrade
 	LIVE_STREAMS=$${LIVE_STREAMS:-$$(( $(THREADS) - 60 ))} exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
 		--logger-class referee.logs.GunicornLogger \
@@ -113,7 +134,7 @@ deps-system:
 ## run one after another on one: tests/conftest.py). PYTEST_WORKERS=0 runs them in one process;
 ## PYTEST_ARGS are added last (`PYTEST_ARGS="tests/engine -k kul" make test`).
 PYTEST_WORKERS ?= 2
-test: $(VENV)/.installed-test translations deps-system browser-engine axe api-docs static-compressed
+test: registries-test $(VENV)/.installed-test translations deps-system browser-engine axe api-docs static-compressed
 	$(VENV)/bin/ruff check referee tests bench gunicorn.conf.py
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
