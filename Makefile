@@ -1,13 +1,16 @@
 # The two commands of the README: `make run` and `make test`.
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-HOST   ?= 127.0.0.1
+## LAN=1 serves the phones on the local network (every interface) and prints the address and its QR code
+## (referee/lan.py); without it only this machine can open the app.
+LAN    ?=
+HOST   ?= $(if $(filter 1,$(LAN)),0.0.0.0,127.0.0.1)
 PORT   ?= 5000
 WORKERS ?= 2
 ## Threads per worker: each open live stream (phones following the table) takes one, at most LIVE_STREAMS
 ## (default 340, referee/config.py) of them, so that 60 are always left for pages and round entry.
 THREADS ?= 400
-APT_PACKAGES := chromium postgresql poppler-utils libzbar0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
+APT_PACKAGES := chromium postgresql poppler-utils libzbar0 zbar-tools fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
 
 .PHONY: npm run test lint check translations messages deps-system browser-engine static-compressed axe api-docs bench soak clean \
 	registries-run registries-test
@@ -112,9 +115,10 @@ registries-run:
 registries-test:
 	@$(call registries,$(PYPI_TEST),$(NPM_TEST))
 
-## make run: install, create or migrate the database, serve with gunicorn.
+## make run: install, create or migrate the database, serve with gunicorn (LAN=1: print the phones' address).
 run: registries-run $(VENV)/.installed translations browser-engine api-docs static-compressed
 	$(VENV)/bin/flask --app referee db upgrade
+	$(if $(filter 1,$(LAN)),$(PY) -m referee.lan --host $(HOST) --port $(PORT))
 	LIVE_STREAMS=$${LIVE_STREAMS:-$$(( $(THREADS) - 60 ))} exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
 		--logger-class referee.logs.GunicornLogger \
 		--graceful-timeout 5 'referee:create_app()'
