@@ -10,7 +10,8 @@ WORKERS ?= 2
 ## Threads per worker: each open live stream (phones following the table) takes one, at most LIVE_STREAMS
 ## (default 340, referee/config.py) of them, so that 60 are always left for pages and round entry.
 THREADS ?= 400
-APT_PACKAGES := chromium postgresql poppler-utils libzbar0 zbar-tools fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0
+APT_PACKAGES := chromium postgresql poppler-utils libzbar0 zbar-tools fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 \
+	caddy openssl
 
 .PHONY: npm run test lint check translations messages deps-system browser-engine static-compressed axe api-docs bench soak clean \
 	registries-run registries-test
@@ -123,7 +124,7 @@ run: registries-run $(VENV)/.installed translations browser-engine api-docs stat
 		--logger-class referee.logs.GunicornLogger \
 		--graceful-timeout 5 'referee:create_app()'
 
-## Debian packages the tests use (Chromium, PostgreSQL, poppler), when allowed.
+## Debian packages the tests use (Chromium, PostgreSQL, poppler, Caddy and openssl for tests/deploy), when allowed.
 deps-system:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \

@@ -14,7 +14,7 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
-from referee import config, errors, messages, read_gate
+from referee import config, errors, messages, proxies, read_gate
 from referee.models import MAX_ID, db
 from referee.static_files import IMMUTABLE, SECURITY_HEADERS, StaticFiles, static_version
 
@@ -106,6 +106,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     _register_cli(app)
     # Static files never reach Flask: compressed, and kept for a year under a versioned URL (issue 29).
     app.wsgi_app = StaticFiles(app.wsgi_app, Path(app.static_folder or ROOT / "static"))  # type: ignore[method-assign]
+    # Outermost: the client's address behind a TLS proxy, for static files' access log lines too (issue 44).
+    proxies.install(app)
     return app
 
 

@@ -63,6 +63,10 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # Failed token attempts per client address before a 429 (and for how long).
         "TOKEN_FAILURES": int(os.environ.get("TOKEN_FAILURES", 30)),
         "TOKEN_WINDOW": float(os.environ.get("TOKEN_WINDOW", 300)),
+        # Proxies in front of the app (a TLS proxy: 1) whose X-Forwarded-For entries are believed, and the
+        # addresses they connect from (gunicorn's own variable and default): referee/proxies.py. 0: unread.
+        "FORWARDED_PROXIES": int(os.environ.get("FORWARDED_PROXIES", 0)),
+        "FORWARDED_ALLOW_IPS": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1"),
         # The live stream: a comment at least this often (s), and its lifetime before the browser
         # reconnects (s; bounded so that a server stopping gracefully is not held up by streams).
         "LIVE_PING": float(os.environ.get("LIVE_PING", 15)),

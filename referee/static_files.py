@@ -50,7 +50,9 @@ SECURITY_HEADERS = {
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
         "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    # The app's own pages send their address (Flask-WTF refuses a form posted over HTTPS without a Referer
+    # of the same host: behind Caddy every round entry was a 400); other sites never get it (tokens in URLs).
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
 

@@ -231,13 +231,17 @@ class Server:
                 # run next door) would take it from each other.
                 "--no-control-socket", "referee:create_app()"]
 
+    def command(self) -> list[str]:
+        """The command line that starts the server without a launcher: ``.venv/bin/gunicorn`` and :meth:`argv`."""
+        return [str(VENV_BIN / "gunicorn"), *self.argv()[1:]]
+
     def start(self, timeout: float = 60) -> None:
         """Start the master in a new process group and wait until it answers ``GET /``."""
         if self.launcher is not None:
             self.pgid = self.launcher.spawn("gunicorn", self.argv(), self.env, self.log)["pid"]
         else:
             with self.log.open("ab") as log:
-                self.proc = subprocess.Popen([str(VENV_BIN / "gunicorn"), *self.argv()[1:]], cwd=ROOT, env=self.env,
+                self.proc = subprocess.Popen(self.command(), cwd=ROOT, env=self.env,
                                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
             self.pgid = self.proc.pid
         self.starts += 1
@@ -339,6 +343,10 @@ class Http:
         self.timeout = timeout
         self.cookies: dict[str, str] = {}
 
+    def connection(self) -> http.client.HTTPConnection:
+        """A new connection to the server (plain HTTP on the loopback; tests/deploy: HTTPS through Caddy)."""
+        return http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
+
     def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Reply:
         hdrs = dict(headers or {})
         data = None
@@ -347,7 +355,7 @@ class Http:
             hdrs["Content-Type"] = "application/json"
         if self.cookies:
             hdrs["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
+        conn = self.connection()
         try:
             conn.request(method, path, body=data, headers=hdrs)
             resp = conn.getresponse()

@@ -225,7 +225,7 @@ def test_security_headers(client: Any) -> None:
     csp = resp.headers["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
     assert resp.headers["X-Content-Type-Options"] == "nosniff"
-    assert resp.headers["Referrer-Policy"] == "no-referrer"
+    assert resp.headers["Referrer-Policy"] == "same-origin"
 
 
 def test_match_page_lists_latest_rounds_and_links_to_all(client: Any, app: Any) -> None:
