@@ -21,7 +21,10 @@ kept whole. Here the server says it, from one place:
   template that shows a secret and forgets the markers makes a page that is
   not kept, never one kept with its secret.
 
-The header names no secret (the worker keeps headers with a copy).
+The header names no secret (the worker keeps headers with a copy). A page
+served from the kept renders of guests' pages (``referee/pages/guest_pages.py``)
+builds no link here; those are pages of the view right only, which show no
+secret.
 """
 
 from __future__ import annotations
