@@ -12,20 +12,24 @@
 // - Form posts are never touched: static/js/offline.js sends the round, void, close and payment forms itself
 //   (an entry of its queue in IndexedDB, keyed before the first send); other forms go as they are.
 // - The API, the live stream and the printed sheets are never cached.
-// - No secret in a kept page (issue 25.5): a page is kept without the parts the server marks
-//   <!--secret-->...<!--/secret--> (the edit link and its QR code, the group link), never if it still shows an
-//   edit link or a group token, and group pages (/groups/<token>: the token is their address) never. Each page of
-//   a night says which night and what this phone may do there (X-Referee-Night, X-Referee-Right: edit, view,
-//   none); when that is less than before (a revoked edit link, the cookie gone), the copies kept with more go.
+// - No secret in a kept page (issues 25.5, 45.2): the answer itself says whether it holds one, whichever page it
+//   is (X-Referee-Secret, referee/pages/secret_pages.py): "parts" is kept without the parts marked
+//   <!--secret-->...<!--/secret--> (an edit link and its QR code, a group link, a tournament table's link),
+//   "page" never (a group page, whose address is its token; a page that shows a secret unmarked), and an older
+//   copy of it goes. This file keeps no list of secret addresses. Each page of a night says which night and what
+//   this phone may do there (X-Referee-Night, X-Referee-Right: edit, view, none); when that is less than before
+//   (a revoked edit link, the cookie gone), the copies kept with more go.
 "use strict";
 
 const SHELL_CACHE = "referee-shell-" + VERSION;
-const PAGES = "referee-pages";
+// Copies kept before the pages said whether they hold a secret (the organiser's page, with its tables' links)
+// were in "referee-pages": dropped whole when this worker starts.
+const PAGES = "referee-pages-2";
 const FILES = "referee-files";
 const SAVED_AT = "X-Referee-Saved-At";
-const NOT_KEPT = /^\/(api|e|v|lang|groups)\/|\.(pdf|csv|json)$|^\/sw\.js$/;
+const NOT_KEPT = /^\/(api|lang)\/|\.(pdf|csv|json)$|^\/sw\.js$/;
 const MARKED = /<!--secret-->[\s\S]*?<!--\/secret-->/g;
-const SECRET = /\/(e|groups)\/[A-Za-z0-9_%-]{16,}/;
+const HOLDS_SECRET = "X-Referee-Secret";
 const NIGHT = "X-Referee-Night";
 const RIGHT = "X-Referee-Right";
 const RIGHTS = { none: 0, view: 1, edit: 2 };
@@ -37,21 +41,20 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys()
-    .then((keys) => Promise.all(keys.filter((k) => k.startsWith("referee-shell-") && k !== SHELL_CACHE)
-      .map((k) => caches.delete(k))))
+    .then((keys) => Promise.all(keys.filter((k) => (k.startsWith("referee-shell-") && k !== SHELL_CACHE) ||
+      (k.startsWith("referee-pages") && k !== PAGES)).map((k) => caches.delete(k))))
     .then(prunePages)
     .then(() => self.clients.claim()));
 });
 
 // Pages kept longer than two weeks are of nights long over: dropped when a new worker starts, and so are copies
-// an earlier worker kept with a secret in them or under an address not kept any more.
+// under an address not kept any more.
 async function prunePages() {
   const cache = await caches.open(PAGES);
   const old = Date.now() - 14 * 24 * 3600 * 1000;
   for (const request of await cache.keys()) {
     const hit = await cache.match(request, { ignoreVary: true });
-    if (!hit || parseInt(hit.headers.get(SAVED_AT) || "0", 10) < old || !keepable(new URL(request.url)) ||
-        SECRET.test(await hit.text())) {
+    if (!hit || parseInt(hit.headers.get(SAVED_AT) || "0", 10) < old || !keepable(new URL(request.url))) {
       await cache.delete(request, { ignoreVary: true });
     }
   }
@@ -69,14 +72,16 @@ async function dropRight(night, right) {
   }
 }
 
-// A page as it may be kept: without its marked secrets; none (and no older copy) if it still shows one.
+// A page as it may be kept: without its marked secrets; none (and no older copy) if the server says the page
+// itself holds one.
 async function storePage(key, response) {
-  const html = (await response.clone().text()).replace(MARKED, "");
   const cache = await caches.open(PAGES);
-  if (SECRET.test(html)) {
+  const said = response.headers.get(HOLDS_SECRET);
+  if (said && said !== "parts") {
     await cache.delete(key, { ignoreVary: true });
     return;
   }
+  const html = (await response.clone().text()).replace(MARKED, "");
   const headers = new Headers(response.headers);
   headers.set(SAVED_AT, String(Date.now()));
   headers.delete("Content-Length");

@@ -36,7 +36,7 @@ from referee.engine.spec import SPECS
 from referee.ledger import idempotency, payments, rights, tables
 from referee.messages import explain
 from referee.models import Match, Night, db
-from referee.pages import error_rows, guest_pages, phone_rights
+from referee.pages import error_rows, guest_pages, phone_rights, secret_pages
 from referee.pages.forms import (
     CloseForm,
     MatchForm,
@@ -60,7 +60,11 @@ PAGE_GAMES = round_forms.PAGE_GAMES
 
 # --- rights ------------------------------------------------------------------
 
-bp.after_request(phone_rights.right_headers)
+# Every blueprint's pages (a tournament's too): what this phone may do there, and whether the answer holds a secret,
+# go out with the answer for the service worker (static/sw.js).
+bp.after_app_request(phone_rights.right_headers)
+bp.app_url_defaults(secret_pages.note)
+bp.after_app_request(secret_pages.mark)
 
 
 def _night(night_id: int, edit: bool = False) -> Night:
@@ -150,6 +154,7 @@ def same_site(target: str) -> str:
 
 
 @bp.get("/e/<token>")
+@secret_pages.secret_address("token")
 def edit_link(token: str) -> Any:
     found = rights.link(token)  # 429 after too many wrong tokens; a wrong one is counted
     if found is None:
@@ -163,6 +168,7 @@ def edit_link(token: str) -> Any:
 
 
 @bp.get("/t/<token>")
+@secret_pages.secret_address("token")
 def table_link(token: str) -> Any:
     """A tournament table's link (issue 30): this phone may enter, void and close that table's rounds only.
 

@@ -22,6 +22,7 @@ from referee.ledger import rights, season
 from referee.models import Group, Night
 from referee.pages import _night, bp
 from referee.pages.phone_rights import can_edit, can_view
+from referee.pages.secret_pages import secret_address
 from referee.reports import pdf_response, readable_night, render_pdf
 
 
@@ -50,11 +51,13 @@ def _sheet(group: Group) -> Response:
 
 
 @bp.get("/groups/<group_token>")
+@secret_address("group_token")
 def group_page(group_token: str) -> Any:
     return _page(_group(group_token), None, group_token)
 
 
 @bp.get("/groups/<group_token>/season.pdf")
+@secret_address("group_token")
 def group_sheet(group_token: str) -> Response:
     return _sheet(_group(group_token))
 

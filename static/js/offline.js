@@ -36,6 +36,11 @@
   if ("serviceWorker" in navigator && box.dataset.sw) {
     navigator.serviceWorker.register(box.dataset.sw, { scope: "/" }).catch(function () {});
   }
+  // Issue 44.2: not a secure context (plain http from another machine), so no service worker and no Cache Storage:
+  // the leader's page says so in one line (templates/_offline.html), and the offline bar says to keep the page open.
+  var secure = window.isSecureContext !== false;
+  var insecure = document.getElementById("insecure");
+  if (insecure && !secure) insecure.hidden = false;
 
   // --- the queue in IndexedDB ------------------------------------------------------------------------
   var DB = "referee-offline", STORE = "queue";
@@ -522,6 +527,7 @@
     var lines = [];
     if (copyAt) lines.push(t("copy", { time: hhmm(copyAt) }));
     if (!navigator.onLine) lines.push(t("offline"));
+    if (!navigator.onLine && !secure) lines.push(t("keep-open"));
     else if (unreachable && waiting) lines.push(t("unreachable"));
     if (waiting === 1) lines.push(t("wait-one"));
     else if (waiting > 1) lines.push(t("wait-many", { n: waiting }));

@@ -115,8 +115,10 @@
   // Issue 29: only on this (a leader's) phone, and only when wanted: on its own when the phone says it saves
   // no data (navigator.connection.saveData false), else after asking, with the size. A phone that does not
   // say (no navigator.connection: Safari, Firefox) is asked.
+  // Not on a page that is no secure context (issue 44.2: plain http from another machine): the browser gives it no
+  // Cache Storage and no service worker, so the phone could not be made ready; the page says why instead.
   function offerFiles() {
-    if (!window.caches || !FILES.length || !navigator.onLine) return;
+    if (!window.isSecureContext || !window.caches || !FILES.length || !navigator.onLine) return;
     kept().then(function (ok) {
       if (ok) return;
       var connection = navigator.connection;

@@ -10,6 +10,11 @@ offline. A second leader phone and a guest's phone keep their copies until
 the leader makes a new edit link; the second leader's copies of that night
 go as soon as its open page hears the change, the guest's stay (its view
 right is unchanged) until the guest's cookie is gone.
+
+The same for a tournament (issue 45.2): the organiser's page shows every
+table's ``/t/`` link; with it, the hall, the players' view and a table's
+link opened, no table token is anywhere in Cache Storage, and the
+organiser's page, kept without its links, goes on a revoke.
 """
 
 from __future__ import annotations
@@ -22,23 +27,29 @@ from urllib.parse import urlsplit
 
 from tests.browser.conftest import PHONE, LiveServer, watch
 from tests.browser.test_offline_queue import api, night_and_match
+from tests.browser.test_tournament import PLAYERS, tournament
 
-#: Everything the service worker kept: address, the night and right it was kept with, the page.
-KEPT = """async () => {
-  const cache = await caches.open("referee-pages");
+#: Everything the service worker kept in the caches whose names start with ``prefix`` (every cache: ""): address,
+#: the night and right it was kept with, the body as text.
+KEPT = """async (prefix) => {
   const out = [];
-  for (const request of await cache.keys()) {
-    const hit = await cache.match(request, { ignoreVary: true });
-    if (!hit) continue;  // dropped meanwhile
-    out.push({ url: request.url, night: hit.headers.get("X-Referee-Night"), right: hit.headers.get("X-Referee-Right"),
-               body: await hit.text() });
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(prefix)) continue;
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const hit = await cache.match(request, { ignoreVary: true });
+      if (!hit) continue;  // dropped meanwhile
+      out.push({ url: request.url, night: hit.headers.get("X-Referee-Night"),
+                 right: hit.headers.get("X-Referee-Right"), body: await hit.text() });
+    }
   }
   return out;
 }"""
 
 
-def kept(page: Any) -> list[dict[str, Any]]:
-    return list(page.evaluate(KEPT))
+def kept(page: Any, prefix: str = "referee-pages") -> list[dict[str, Any]]:
+    """The pages the worker kept (``prefix=""``: everything in Cache Storage, the shell's files too)."""
+    return list(page.evaluate(KEPT, prefix))
 
 
 def until(page: Any, check: Callable[[list[dict[str, Any]]], bool], what: str, timeout: float = 10) -> None:
@@ -141,3 +152,58 @@ def test_a_new_edit_link_drops_the_old_phones_copies_of_the_night(live_server: L
     finally:
         for page in phones:
             page.context.close()
+
+
+def test_the_organisers_page_is_kept_without_the_tables_links(live_server: LiveServer, phone: Any,
+                                                               artifacts: Path) -> None:
+    from playwright.sync_api import expect
+
+    base, page = live_server.url, phone
+    watched = watch(page, artifacts, "offline-secrets-tournament-")
+    made = tournament(base, PLAYERS, 4)
+    tid, nid = made["id"], made["night"]
+    tokens = [t["table_token"] for t in made["tables"]]
+    controlled(page, base, f"/e/{made['edit_token']}")
+    organiser = f"/tournaments/{tid}"
+    page.goto(base + organiser)
+    expect(page.locator("details.tt-link input.copy")).to_have_count(len(tokens))  # the organiser sees them
+    wait_kept(page, organiser)
+    for path in (f"/tournaments/{tid}/hall", f"/tournaments/{tid}/me", f"/nights/{nid}", f"/nights/{nid}/season"):
+        page.goto(base + path)
+        wait_kept(page, path)
+    page.goto(f"{base}/t/{tokens[0]}")  # the organiser tries a table's link on this phone: the match page
+    wait_kept(page, f"/matches/{made['tables'][0]['match']}")
+    page.goto(base + organiser)
+    wait_kept(page, organiser)
+
+    everything = kept(page, "")
+    for secret in (*tokens, made["edit_token"], made["group_token"]):
+        assert not [c["url"] for c in everything if secret in c["url"] or secret in c["body"]]
+    copy = next(c for c in kept(page) if c["url"] == base + organiser)
+    assert (copy["night"], copy["right"]) == (str(nid), "edit")  # so that a revoke drops it
+
+    page.context.set_offline(True)  # the organiser's page still opens with no network, without the links
+    page.goto(base + organiser)
+    assert page.locator("html").get_attribute("data-offline-copy")
+    expect(page.locator("#tables li.tourn-table")).to_have_count(len(tokens))
+    expect(page.locator("details.tt-link")).to_have_count(0)
+    watched.shot("organiser-offline", full=False)
+    page.context.set_offline(False)
+    assert not [p for p in watched.problems if "ERR_INTERNET_DISCONNECTED" not in p]
+
+
+def test_a_new_edit_link_drops_the_co_organisers_copy_of_the_tournament(live_server: LiveServer, phone: Any,
+                                                                       artifacts: Path) -> None:
+    base, page = live_server.url, phone
+    made = tournament(base, PLAYERS, 4)
+    nid, organiser = made["night"], f"/tournaments/{made['id']}"
+    controlled(page, base, f"/e/{made['edit_token']}")  # a second organiser's phone
+    page.goto(base + organiser)
+    wait_kept(page, organiser)
+
+    api(base, f"/api/nights/{nid}/revoke", {}, made["edit_token"])  # the organiser makes a new edit link
+
+    # The page, still open, hears the change and fetches itself again (a 403 now): its copy goes without a tap.
+    until(page, lambda copies: all(urlsplit(c["url"]).path != organiser for c in copies), "the copy dropped")
+    assert page.goto(base + organiser).status == 403
+    watch(page, artifacts, "offline-secrets-tournament-").shot("revoked", full=False)
