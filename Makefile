@@ -137,12 +137,12 @@ deps-system:
 ## make test: install what the tests need and run them all (SQLite and PostgreSQL), in PYTEST_WORKERS
 ## pytest-xdist workers (default 2, the CI machine's cores; a module's tests share a worker, the fault tests
 ## run one after another on one: tests/conftest.py). PYTEST_WORKERS=0 runs them in one process;
-## PYTEST_ARGS are added last (`PYTEST_ARGS="tests/engine -k kul" make test`).
+## PYTEST_ARGS are added last; it prints its 30 slowest tests (`PYTEST_ARGS="tests/engine -k kul" make test`).
 PYTEST_WORKERS ?= 2
 test: registries-test $(VENV)/.installed-test translations deps-system browser-engine axe api-docs static-compressed
 	$(VENV)/bin/ruff check referee tests bench gunicorn.conf.py
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=30 $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test browser-engine static-compressed
 	$(PY) bench/settle.py

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 REQUIRE_ALL = os.environ.get("REFEREE_REQUIRE_ALL") == "1"
+#: The team's shared folder, beside the project (``../shared``: rules, seeds, API contract), as CI lays it.
+SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 def missing(component: str) -> None:
@@ -27,6 +29,14 @@ def missing(component: str) -> None:
     if REQUIRE_ALL:
         pytest.fail(message + " (REFEREE_REQUIRE_ALL=1)")
     pytest.skip(message)
+
+
+def shared_rules() -> Path:
+    """``../shared/rules/``, the rule digests; a missing folder is a missing component (skip, or fail in CI)."""
+    rules = SHARED / "rules"
+    if not rules.is_dir():
+        missing(f"the rule digests in {rules}")
+    return rules
 
 
 def chromium_path() -> str | None:

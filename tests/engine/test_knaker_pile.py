@@ -8,10 +8,8 @@ have no effect on a verdict and are not tested here.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +20,7 @@ from referee.engine import BadInput, RuleViolation
 from referee.engine import knaker_pile as kp
 from referee.engine.cards import RANKS, SUITS
 from referee.engine.records import dump, load
+from tests.components import shared_rules
 
 # --- helpers -------------------------------------------------------------------
 
@@ -505,19 +504,8 @@ def test_double_deck_holds_two_of_each_and_six_jokers() -> None:
 
 # --- the rule IDs exist in the digest ---------------------------------------------------
 
-def _rules_dir() -> Path | None:
-    candidates = [os.environ.get("REFEREE_RULES", ""), str(Path(__file__).resolve().parents[2] / "rules"),
-                  "/work/shared/rules"]
-    for c in candidates:
-        if c and (Path(c) / "knaker.md").is_file():
-            return Path(c)
-    return None
-
-
 def _known_ids() -> set[str]:
-    rules = _rules_dir()
-    if rules is None:
-        pytest.skip("the rule digest rules/knaker.md is not available")
+    rules = shared_rules()
     ids = set(re.findall(r"KN-\d+(?:\.\d+)*", (rules / "knaker.md").read_text(encoding="utf-8")))
     # KN-17.2.x: the digest sends us to the seed for the numbers of the kajak rules.
     for seed in sorted((rules.parent / "seeds").glob("004_*.txt")):

@@ -8,6 +8,7 @@ workers fork, so a descriptor inherited by the children would show here.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import threading
@@ -78,13 +79,48 @@ def test_processes_and_threads_take_turns(tmp_path: Path) -> None:
     assert int(counter.read_text()) == 1 + ROUNDS + 3 * 2 * ROUNDS
 
 
+def _file_lock_free(database: str) -> bool:
+    """Whether another open file description (as another process has) can take the lock file at once."""
+    path = lock_path(database, False)
+    assert path is not None
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)  # (closing lets go of a lock taken)
+    return True
+
+
 def test_reentrant_within_a_thread(tmp_path: Path) -> None:
+    """A write inside a write does not wait for itself (run in a thread with a timeout: a lock that did would
+    hang here); the inner release keeps the file lock, the outer one lets go of it and of the thread lock."""
     lock = WriterLock()
     database = str(tmp_path / "db.sqlite3")
-    with lock.hold(database), lock.hold(database):  # a write inside a write does not wait for itself
-        pass
-    with lock.hold(database):  # and the outer release let go of the file lock
-        pass
+    seen: list[bool] = []
+
+    def nested() -> None:
+        with lock.hold(database):
+            with lock.hold(database):
+                seen.append(_file_lock_free(database))
+            seen.append(_file_lock_free(database))
+        seen.append(_file_lock_free(database))
+
+    thread = threading.Thread(target=nested, daemon=True)
+    thread.start()
+    thread.join(timeout=10)
+    assert not thread.is_alive(), "the write inside a write waited for itself"
+    assert seen == [False, False, True]
+    taken = threading.Event()
+
+    def take() -> None:
+        with lock.hold(database):
+            taken.set()
+
+    other = threading.Thread(target=take, daemon=True)
+    other.start()
+    assert taken.wait(10), "the outer release kept the thread lock"
 
 
 def test_a_killed_holder_lets_go(tmp_path: Path) -> None:
@@ -162,10 +198,27 @@ class _Holding:
         self.held.cm.__exit__(None, None, None)
 
 
-def _order_of_turns(lock: FairLock | _Holding | threading.Lock, waiters: int) -> list[str]:
-    """Who gets the lock, in turn: ``waiters`` threads queue one after another on a held lock; then its holder
-    lets go and at once asks again, as a server thread with the next round does."""
+class _LastComeFirstServed(FairLock):
+    """A lock that hands itself to the newest waiter: what the test must tell from first come, first served."""
+
+    def release(self) -> None:
+        with self._mutex:
+            if self._waiters:
+                self._waiters.pop().release()
+            else:
+                self._held = False
+
+
+def _queue(lock: FairLock | _Holding) -> FairLock:
+    return lock.lock._thread_lock if isinstance(lock, _Holding) else lock
+
+
+def _order_of_turns(lock: FairLock | _Holding, waiters: int) -> list[str]:
+    """Who gets the lock, in turn: ``waiters`` threads queue one after another on a held lock (each started once
+    the one before it is seen in the lock's queue: no sleeping, no guess of the scheduler); then its holder lets
+    go and at once asks again, as a server thread with the next round does."""
     turns: list[str] = []
+    queue = _queue(lock)
     lock.acquire()
 
     def wait(name: str) -> None:
@@ -178,7 +231,10 @@ def _order_of_turns(lock: FairLock | _Holding | threading.Lock, waiters: int) ->
         thread = threading.Thread(target=wait, args=(f"w{n}",))
         thread.start()
         threads.append(thread)
-        time.sleep(0.05)  # queued behind the ones before it (blocked in acquire)
+        deadline = time.monotonic() + 10
+        while len(queue._waiters) <= n:  # queued behind the ones before it (blocked in acquire)
+            assert time.monotonic() < deadline, "a waiter never queued"
+            time.sleep(0.001)
     lock.release()
     lock.acquire()
     turns.append("holder again")
@@ -192,10 +248,9 @@ def test_the_threads_take_the_lock_first_come_first_served() -> None:
     """The FIFO the round entry's tail needs (bench/tournament.py: p99 256 -> 124 ms): the thread that lets go
     and asks again goes behind the ones already waiting, and they go in the order they came.
 
-    With a plain ``threading.Lock`` the holder takes it again before the waiters wake (checked below, in one
-    of five tries, so that this test is known to tell the two apart on this machine).
+    A lock that hands itself to the newest waiter gives another order (checked below, so that this test is
+    known to tell the two apart). The waiters queue in a known order, so one try tells, every time.
     """
-    for _ in range(5):
-        assert _order_of_turns(FairLock(), 4) == ["w0", "w1", "w2", "w3", "holder again"]
-        assert _order_of_turns(_Holding(), 4) == ["w0", "w1", "w2", "w3", "holder again"]
-    assert "holder again" in [_order_of_turns(threading.Lock(), 2)[0] for _ in range(5)]
+    assert _order_of_turns(FairLock(), 4) == ["w0", "w1", "w2", "w3", "holder again"]
+    assert _order_of_turns(_Holding(), 4) == ["w0", "w1", "w2", "w3", "holder again"]
+    assert _order_of_turns(_LastComeFirstServed(), 4) == ["w3", "holder again", "w2", "w1", "w0"]
