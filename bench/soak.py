@@ -22,11 +22,19 @@ phones (two or more per match, so they race each other) loop for
   the other phone depends on it is expected; so is a 409, though rare: a void
   that loses a race is tried again on the new state, up to five times).
 
+With ``--match-length N`` each match is played to N rounds and then
+replaced by a new night and match (its phones move on together), so the
+matches do not grow: memory that still grows then is not the matches'
+length. Without it the matches grow for the whole run (up to the ledger's
+``MAX_MATCH_EVENTS``).
+
 It prints requests served, the error count (goal 0: any 5xx, transport
 error or status the client did not expect; expected conflicts are counted
 apart), p50/p99 latency, and the resident memory of the gunicorn master and
 workers (``VmRSS`` from ``/proc``) after the warm-up and at the end (goal:
-growth at most 10 %). A benchmark, not a test: it exits 0 whatever the
+growth at most 10 %), and the curve of that memory minute by minute with
+the growth over its last third (goal: at most 2 % of the start, the curve
+levels off). A benchmark, not a test: it exits 0 whatever the
 figures (1 if it could not run).
 """
 
@@ -68,6 +76,7 @@ from serve import database
 
 GOAL_ERRORS = 0
 GOAL_GROWTH = 10.0  # percent
+GOAL_LEVEL = 2.0  # percent of the start: the growth over the curve's last third (it levels off)
 
 #: How a phone spends its requests (weights).
 MIX = {"round": 50, "again": 6, "page": 18, "match": 8, "settlement": 12, "void": 6}
@@ -121,16 +130,40 @@ class Tally:
         self.examples.setdefault(kind, body[:200].decode(errors="replace"))
 
 
+class Slot:
+    """One table of the soak: its match now, and how many times a full match was replaced (``--match-length``)."""
+
+    def __init__(self, match: Match, players: list[str], seed: int) -> None:
+        self.match, self.players, self.seed = match, players, seed
+        self.generation = 0
+        self.lock = threading.Lock()
+
+    def next_after(self, generation: int, port: int) -> tuple[Match, int]:
+        """The match after generation ``generation``: made by the first phone to ask, found by the others."""
+        with self.lock:
+            if self.generation == generation:
+                self.match = Match(Client(port), self.players, random.Random(self.seed + generation + 1))
+                self.generation += 1
+            return self.match, self.generation
+
+
 class Phone:
     """One client on a shared match: its own connection, session, view of the match and RNG."""
 
-    def __init__(self, match: Match, port: int, seed: int) -> None:
-        self.m = match.on_new_phone(port)
-        self.m.rng = random.Random(seed)
+    def __init__(self, slot: Slot, port: int, seed: int, length: int = 0) -> None:
+        self.slot, self.port, self.length = slot, port, length
+        self.rng = random.Random(seed)
+        self.generation = slot.generation
+        self.tally = Tally()
+        self.join(slot.match)
+
+    def join(self, match: Match) -> None:
+        """Follow ``match`` from now on, as a new phone of it would (its view link, its state)."""
+        self.m = match.on_new_phone(self.port)
+        self.m.rng = self.rng
         self.client: Client = self.m.client
         self.m.open_view_link()
         self.auth = {"Authorization": f"Bearer {self.m.edit_token}"}
-        self.tally = Tally()
         self.next_seq = 1
         self.state: dict[str, Any] = {}  # the state of the match as this phone last saw it
         self.voids = 0  # void rounds in the match as this phone last saw it
@@ -234,6 +267,9 @@ class Phone:
         return None
 
     def step(self, timings: dict[str, Timings]) -> None:
+        if self.length and (self.next_seq > self.length or self.slot.generation != self.generation):
+            match, self.generation = self.slot.next_after(self.generation, self.port)
+            self.join(match)
         kind = self.m.rng.choices(list(MIX), weights=list(MIX.values()))[0]
         if kind == "round":
             self.enter_round(timings)
@@ -263,6 +299,7 @@ class Result:
     rss_max: int
     processes: int
     rounds_stored: int
+    minutes: list[tuple[int, int]] = field(default_factory=list)
 
 
 class Monitor(threading.Thread):
@@ -273,6 +310,7 @@ class Monitor(threading.Thread):
         self.master, self.phones, self.label = master, phones, label
         self.stop = threading.Event()
         self.samples: list[int] = []
+        self.minutes: list[tuple[int, int]] = []  # (requests so far, RSS in KiB) at the end of each minute
 
     def run(self) -> None:
         start = time.monotonic()
@@ -284,6 +322,7 @@ class Monitor(threading.Thread):
                 next_print += 60
                 served = sum(p.tally.requests for p in self.phones)
                 errors = sum(sum(p.tally.errors.values()) for p in self.phones)
+                self.minutes.append((served, kib))
                 print(f"  [{self.label} {time.monotonic() - start:5.0f} s] {served} requests, {errors} errors, "
                       f"server RSS {kib / 1024:.1f} MiB", flush=True)
 
@@ -304,9 +343,10 @@ def _soak(backend: str, args: argparse.Namespace, server: Gunicorn) -> Result:
         print(f"{backend}: gunicorn {args.workers} workers on {HOST}:{server.port}; {args.clients} clients "
               f"on {args.matches} matches; warm-up {args.warmup:g} s, then {args.duration:g} s; {machine()}",
               flush=True)
-        matches = [Match(Client(server.port), PLAYERS[: 3 + i % 3], random.Random(i))
-                   for i in range(args.matches)]
-        phones = [Phone(matches[i % args.matches], server.port, 1000 + i) for i in range(args.clients)]
+        slots = [Slot(Match(Client(server.port), PLAYERS[: 3 + i % 3], random.Random(i)), PLAYERS[: 3 + i % 3],
+                      1000 * i) for i in range(args.matches)]
+        phones = [Phone(slots[i % args.matches], server.port, 1000 + i, args.match_length)
+                  for i in range(args.clients)]
 
         def step(phone: Phone, timings: dict[str, Timings]) -> None:
             phone.step(timings)
@@ -329,10 +369,11 @@ def _soak(backend: str, args: argparse.Namespace, server: Gunicorn) -> Result:
             tally.requests += p.tally.requests
         stored = 0
         reader = Client(server.port)
-        for m in matches:
+        for slot in slots:
+            m = slot.match
             stored += len(reader.json("GET", f"/api/matches/{m.id}", token=m.edit_token, expect=200)["rounds"])
         return Result(backend, phase.elapsed, phase.by_kind, tally, rss_start, rss_end,
-                      max([rss_start, rss_end, *monitor.samples]), processes, stored)
+                      max([rss_start, rss_end, *monitor.samples]), processes, stored, monitor.minutes)
     except Exception:
         print(f"--- gunicorn log (tail) ---\n{server.tail()}", file=sys.stderr)
         raise
@@ -347,7 +388,8 @@ def report(r: Result, args: argparse.Namespace) -> None:
     conflicts = sum(r.tally.conflicts.values())
     growth = (r.rss_end - r.rss_start) / r.rss_start * 100 if r.rss_start else float("nan")
     print()
-    print(f"=== soak {r.backend}: {args.clients} clients on {args.matches} matches, {r.elapsed:.0f} s, "
+    length = f" of {args.match_length} rounds" if args.match_length else ", growing"
+    print(f"=== soak {r.backend}: {args.clients} clients on {args.matches} matches{length}, {r.elapsed:.0f} s, "
           f"gunicorn {args.workers} sync workers; {machine()} ===")
     print(f"requests served     {served} ({served / r.elapsed:.1f}/s); rounds stored at the end: "
           f"{r.rounds_stored}")
@@ -363,6 +405,13 @@ def report(r: Result, args: argparse.Namespace) -> None:
     print(f"latency (all answers) p50 {ms(percentile(answered, 50))}, p99 {ms(percentile(answered, 99))}")
     print(f"server memory (VmRSS, master + workers, {r.processes} processes): start {r.rss_start / 1024:.1f} MiB, "
           f"end {r.rss_end / 1024:.1f} MiB, growth {growth:+.1f} %, max {r.rss_max / 1024:.1f} MiB")
+    if len(r.minutes) >= 3:
+        print("memory curve (minute: requests, server RSS MiB): " + ", ".join(
+            f"{k + 1}: {n}, {kib / 1024:.1f}" for k, (n, kib) in enumerate(r.minutes)))
+        third = len(r.minutes) // 3
+        level = (r.minutes[-1][1] - r.minutes[-1 - third][1]) / r.rss_start * 100 if r.rss_start else float("nan")
+        print(f"goal: growth over the last {third} minutes <= {GOAL_LEVEL:g} % of the start (levels off): "
+              f"{level:+.1f} %  {verdict(level <= GOAL_LEVEL)}")
     print(f"goal: errors = {GOAL_ERRORS}: {errors}  {verdict(errors == GOAL_ERRORS)}")
     print(f"goal: memory growth <= {GOAL_GROWTH:g} %: {growth:+.1f} %  {verdict(growth <= GOAL_GROWTH)}")
     print(f"summary {r.backend}: {served} requests, {errors} errors, {conflicts} expected conflicts, "
@@ -377,6 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=50, help="concurrent clients (50)")
     parser.add_argument("--matches", type=int, default=25, help="matches the clients share (25)")
     parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--match-length", type=int, default=0,
+                        help="replace each match by a new one after this many rounds (0: the matches grow)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers (2)")
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds of load before memory is first read (default: 30, or 5 with --quick)")

@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from referee.lru import LRU
+from referee.lru import LRU, MiB
 from referee.models import Night, db
 
 T = TypeVar("T")
 
-_KEPT: LRU[tuple[Any, ...], Any] = LRU(64)
+_KEPT: LRU[tuple[Any, ...], Any] = LRU(64, budget=16 * MiB)
 
 
 def kept(night: Night, what: tuple[Any, ...], work: Callable[[], T]) -> T:

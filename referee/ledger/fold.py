@@ -51,13 +51,17 @@ from referee.engine.money import MAX_AMOUNT
 from referee.engine.records import dump, load
 from referee.engine.vocab import CloseHow, EventKind
 from referee.ledger.inputs import night_money
-from referee.lru import LRU
+from referee.lru import LRU, MiB, deep_size
 from referee.models import FoldCheckpoint, Match, Round, db
 
 log = logging.getLogger(__name__)
 
-#: How many matches' folds a process keeps (a long match's fold is a few hundred kB at most).
+#: How many matches' folds a process keeps, and their bytes together (issue 45.8: a fold holds a point per
+#: round, about 0.25 kB each at five players, so 256 long matches' folds outgrew 256 short ones' a hundredfold).
 CACHE_SIZE = 256
+CACHE_BUDGET = 32 * MiB
+#: The states last loaded from snapshots (:func:`state_of`), with their JSON: a state does not grow with its log.
+STATES_BUDGET = 16 * MiB
 #: A stored checkpoint after every round numbered a multiple of this: a cold fold folds fewer events
 #: than this after reading them, and writing one folds this many events once per this many rounds.
 CHECKPOINT_EVERY = 50
@@ -104,11 +108,17 @@ class _Kept:
     next_seq: int
     history: History
     state: MatchState   # the engine state after the last folded event
+    #: About the bytes it holds (:func:`referee.lru.deep_size` of the history and the state).
+    weight: int = 0
+    #: The history's rows and bytes when it was last weighed whole. Weighing a long match's whole history at
+    #: every round would cost more than folding the round, so it is weighed again only when its rows have
+    #: doubled since, and rows added meanwhile weigh that weighing's bytes per row: O(1) a round, amortised.
+    weighed: tuple[int, int] = (1, 0)
 
 
-_CACHE: LRU[tuple[str, int], _Kept] = LRU(CACHE_SIZE)
+_CACHE: LRU[tuple[str, int], _Kept] = LRU(CACHE_SIZE, budget=CACHE_BUDGET, weigh=lambda kept: kept.weight)
 #: The state last loaded from each match's snapshot, with that snapshot's JSON (:func:`state_of`).
-_STATES: LRU[tuple[str, int], tuple[Any, MatchState]] = LRU(CACHE_SIZE)
+_STATES: LRU[tuple[str, int], tuple[Any, MatchState]] = LRU(CACHE_SIZE, budget=STATES_BUDGET)
 
 
 # --- the snapshot and the engine's step -----------------------------------------------
@@ -399,15 +409,23 @@ def _cold(match: Match, version: int, next_seq: int) -> _Kept:
     _fold(match, run, _events(match, run.mark[0], next_seq - 1), upto=next_seq - 1)
     base = History(players=tuple(first.players), seqs=tuple(seqs), balances=tuple(balances), pots=tuple(pots),
                    knaker_games=tuple(knaker))
-    return _kept(match, base, run, version, next_seq)
+    return _kept(match, base, None, run, version, next_seq)
 
 
-def _kept(match: Match, base: History, run: _Run, version: int, next_seq: int) -> _Kept:
+def _kept(match: Match, base: History, weighed: tuple[int, int] | None, run: _Run, version: int,
+          next_seq: int) -> _Kept:
+    """``base`` extended by the points of ``run``, weighed (``weighed``: ``base``'s last whole weighing; None:
+    weigh it whole now)."""
     made = History(players=base.players, seqs=base.seqs + tuple(run.seqs),
                    balances=base.balances + tuple(run.balances), pots=base.pots + tuple(run.pots),
                    knaker_games=base.knaker_games + tuple(run.games),
                    open_dots=tuple(run.state.dots) if isinstance(run.state, knaker.State) else ())
-    return _Kept(created_at=match.created_at, version=version, next_seq=next_seq, history=made, state=run.state)
+    rows = len(made.seqs)
+    if weighed is None or rows >= 2 * weighed[0]:
+        weighed = (rows, deep_size(made))
+    history_bytes = weighed[1] + (rows - weighed[0]) * weighed[1] // weighed[0]
+    return _Kept(created_at=match.created_at, version=version, next_seq=next_seq, history=made, state=run.state,
+                 weight=history_bytes + deep_size(run.state), weighed=weighed)
 
 
 def history(match: Match) -> History:
@@ -422,7 +440,8 @@ def history(match: Match) -> History:
     elif (kept is not None and 0 < version - kept.version == next_seq - kept.next_seq
           and (new := _new_events(match, kept.next_seq - 1, next_seq - 1)) is not None):
         run = _Run(state=kept.state, events=len(kept.history.seqs) - 1)
-        made = _kept(match, kept.history, _fold(match, run, new, upto=next_seq - 1), version, next_seq)
+        made = _kept(match, kept.history, kept.weighed, _fold(match, run, new, upto=next_seq - 1), version,
+                     next_seq)
     else:
         made = _cold(match, version, next_seq)
     _CACHE.put(key, made)

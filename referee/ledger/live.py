@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import threading
 import time
 from collections import deque
@@ -28,7 +29,7 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Engine
 
-from referee.lru import LRU
+from referee.lru import LRU, MiB
 from referee.models import Night, NightChange, db, now
 
 CHANNEL = "referee_live"
@@ -59,7 +60,7 @@ Change = dict[str, Any]
 News = Callable[[Engine, Sequence[int]], dict[int, tuple[int, dict[str, Any]]]]
 #: A match's ``state`` event after a change of it that the hub had not read (a reconnect's, the ping's), its text
 #: made once per change and process by the first stream that sends it (:func:`state_event`).
-_NEWS: LRU[tuple[str, int, int], tuple[int, str]] = LRU(256)
+_NEWS: LRU[tuple[str, int, int], tuple[int, str]] = LRU(256, budget=4 * MiB, weigh=lambda told: sys.getsizeof(told[1]))
 
 
 _nights = Night.__table__

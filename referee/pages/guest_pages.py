@@ -36,6 +36,7 @@ before (a guest's page is about 30 ms of CPU, a kept one about 3 ms).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -43,12 +44,12 @@ from flask import current_app, request
 from flask_babel import get_locale
 
 from referee.ledger import fold, live
-from referee.lru import LRU
+from referee.lru import LRU, MiB
 from referee.models import Match
 from referee.pages import phone_rights
 from referee.pages.queue_keys import done_key
 
-_KEPT: LRU[tuple[Any, ...], tuple[str, int]] = LRU(64)
+_KEPT: LRU[tuple[Any, ...], tuple[str, int]] = LRU(64, budget=16 * MiB, weigh=lambda page: sys.getsizeof(page[0]))
 
 
 def _key(match: Match) -> tuple[Any, ...] | None:

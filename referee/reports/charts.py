@@ -24,7 +24,7 @@ from flask_babel import format_date, format_decimal
 
 from referee import charts, ledger
 from referee.ledger import fold, nights
-from referee.lru import LRU
+from referee.lru import LRU, MiB
 from referee.models import Group, Match
 from referee.reports import bp
 
@@ -43,7 +43,7 @@ def styles(group: Group, names: list[str]) -> dict[str, charts.Style]:
 
 
 #: The last charts drawn, by match version and size: a match page is read many times between two rounds.
-_DRAWN: LRU[tuple[Any, ...], charts.LineChart] = LRU(128)
+_DRAWN: LRU[tuple[Any, ...], charts.LineChart] = LRU(128, budget=8 * MiB)
 
 
 @bp.app_template_global()

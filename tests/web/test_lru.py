@@ -5,11 +5,11 @@ from __future__ import annotations
 import threading
 import time
 
-from referee.lru import LRU
+from referee.lru import LRU, MiB
 
 
 def test_the_least_recently_used_goes_first() -> None:
-    cache: LRU[str, int] = LRU(2)
+    cache: LRU[str, int] = LRU(2, budget=MiB)
     cache.put("a", 1)
     cache.put("b", 2)
     assert cache.get("a") == 1  # read: now the newest
@@ -34,7 +34,7 @@ def _at_once(cache: LRU[str, int], make: object, n: int = 6, **kw: object) -> li
 
 
 def test_once_makes_a_missing_value_once_for_threads_asking_together() -> None:
-    cache: LRU[str, int] = LRU(4)
+    cache: LRU[str, int] = LRU(4, budget=MiB)
     made: list[int] = []
 
     def make() -> int:
@@ -47,7 +47,7 @@ def test_once_makes_a_missing_value_once_for_threads_asking_together() -> None:
 
 
 def test_a_value_not_kept_is_made_by_each_thread_that_waited() -> None:
-    cache: LRU[str, int] = LRU(4)
+    cache: LRU[str, int] = LRU(4, budget=MiB)
     made: list[int] = []
 
     def make() -> int:
@@ -60,7 +60,7 @@ def test_a_value_not_kept_is_made_by_each_thread_that_waited() -> None:
 
 
 def test_a_failed_make_leaves_nothing_behind() -> None:
-    cache: LRU[str, int] = LRU(4)
+    cache: LRU[str, int] = LRU(4, budget=MiB)
 
     def boom() -> int:
         raise RuntimeError("no")
@@ -73,7 +73,7 @@ def test_a_failed_make_leaves_nothing_behind() -> None:
 
 
 def test_a_slow_make_is_not_waited_for_longer_than_wait() -> None:
-    cache: LRU[str, int] = LRU(4)
+    cache: LRU[str, int] = LRU(4, budget=MiB)
     release = threading.Event()
     threading.Thread(target=lambda: cache.once("k", lambda: (release.wait(10), 1)[1]), daemon=True).start()
     time.sleep(0.1)
