@@ -8,11 +8,11 @@ Rights come two ways: a phone's grants in its signed session cookie (the
 pages; the edit grant is the edit token's fingerprint, so a revoke ends it)
 and a token in the request (``Authorization: Bearer``, ``?view=``, the
 ``/e/`` and ``/v/`` links, a group token). Every reader of a token goes
-through :func:`counted`: an address with too many wrong tokens gets
-:class:`TooManyWrong` (429) before any look-up, and a token that opens
-nothing is counted (:mod:`referee.ledger.ratelimit`). So ``?view=<wrong>`` on a
-sheet, a wrong ``group_token`` when a night is created and a wrong link all
-count alike.
+through :func:`counted`: a token that opens nothing is counted
+(:mod:`referee.ledger.ratelimit`), and an address with too many wrong tokens
+gets :class:`TooManyWrong` (429) for each further wrong one; a right token is
+never refused for its neighbours' mistakes. So ``?view=<wrong>`` on a sheet, a
+wrong ``group_token`` when a night is created and a wrong link all count alike.
 """
 
 from __future__ import annotations
@@ -52,15 +52,22 @@ class TooManyWrong(TooManyRequests):
 
 
 def counted(look_up: Callable[[], T | None]) -> T | None:
-    """``look_up()`` of a token the request brought, refused while this address is blocked; a miss counts."""
+    """``look_up()`` of a token the request brought; a miss counts, and is refused while this address is blocked.
+
+    A token that opens something is never refused (issue 44.5): one prankster's
+    30 wrong links must not lock out every phone behind the same router. Only
+    wrong tokens meet the 429, so a guesser's answers stay refusals; a right
+    guess is 1 in 2**192 (docs/reliability.md, "Rights and safety").
+    """
+    found = look_up()
+    if found is not None:
+        return found
     limiter, address = ratelimit.limiter(), ratelimit.client_key()
     wait = limiter.retry_after(address)
     if wait:
         raise TooManyWrong(wait)
-    found = look_up()
-    if found is None:
-        limiter.failed(address)
-    return found
+    limiter.failed(address)
+    return None
 
 
 def fingerprint(token: str) -> str:
