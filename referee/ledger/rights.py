@@ -131,13 +131,15 @@ def grant_night(night: Night, edit: bool) -> None:
 
 
 def grant_table(table: TournamentTable) -> None:
-    """Give this phone the right of a table's ``/t/`` link: that table's match, and the night's view right.
+    """Give this phone the right of a table's ``/t/`` link: that table's match, and reading the night.
 
-    A phone leads one table at a time: the newest grant of a night counts
-    (:func:`_phone_table`), so a leader who moved tables leads the new one.
+    Both rights are the one grant (the table token's fingerprint), so the
+    organiser's revoke ends both (issue 45.3: a separate view grant outlived
+    it). A phone leads one table at a time: the newest grant of a night
+    counts (:func:`_phone_tables`), so a leader who moved tables leads the new one.
     """
     _keep_newest(TABLE_GRANTS, str(table.match_id), fingerprint(table.token))
-    grant_night(table.tournament.night, edit=False)
+    session.permanent = True
 
 
 def _keep_newest(kind: str, key: str, value: str) -> None:
@@ -158,36 +160,42 @@ def phone_access(night: Night) -> Access:
     """The right this phone's session holds on ``night`` (no token read, nothing counted).
 
     A table leader's grant (the ``/t/`` link, issue 30) is the edit right for
-    that table's match while its token opens it.
+    that table's match while its token opens it, and the night's view right
+    until the table is revoked.
     """
     grants = session.get(EDIT_GRANTS, {})
     held = grants.get(str(night.id), "") if isinstance(grants, dict) else ""
     if isinstance(held, str) and held and hmac.compare_digest(held, fingerprint(night.edit_token)):
         return Access(Right.EDIT)
-    table = _phone_table(night)
-    if table is not None:
-        return Access(Right.EDIT, table)
+    led, reads = _phone_tables(night)
+    if led is not None:
+        return Access(Right.EDIT, led)
     views = session.get(VIEW_GRANTS, [])
-    return Access(Right.VIEW) if isinstance(views, list) and night.id in views else NO_ACCESS
+    return Access(Right.VIEW) if reads or (isinstance(views, list) and night.id in views) else NO_ACCESS
 
 
-def _phone_table(night: Night) -> int | None:
-    """The match of ``night`` whose current table token this phone holds the grant of, if any.
+def _phone_tables(night: Night) -> tuple[int | None, bool]:
+    """The match of ``night`` whose table this phone leads, if any, and whether it holds a table link there at all.
 
-    A phone leads one table at a time: of several live grants in one night
-    (a leader who moved tables) the newest counts (``/t/`` re-inserts its grant last).
+    A grant counts while its fingerprint is the table's token's and the table
+    is not revoked; it leads while the token opens the table. A phone leads
+    one table at a time: of several live grants in one night (a leader who
+    moved tables) the newest counts (``/t/`` re-inserts its grant last).
     """
     grants = session.get(TABLE_GRANTS, {})
     if not isinstance(grants, dict):
-        return None
+        return None, False
     held = [(int(match_id), value) for match_id, value in grants.items()
             if isinstance(value, str) and value and str(match_id).isdigit() and int(match_id) <= MAX_ID]
-    live = tables.live_tables_of_night(night.id, [match_id for match_id, _value in held])  # one query
+    tables_held = tables.held_tables_of_night(night.id, [match_id for match_id, _value in held])  # one query
+    reads = False
     for match_id, value in reversed(held):
-        table = live.get(match_id)
+        table, opens = tables_held.get(match_id, (None, False))
         if table is not None and hmac.compare_digest(value, fingerprint(table.token)):
-            return table.match_id
-    return None
+            if opens:
+                return table.match_id, True
+            reads = True
+    return None, reads
 
 
 def token_access(night: Night, token: str) -> Access:
