@@ -100,6 +100,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     read_gate.install(app)
     from referee import logs
 
+    logs.learn_routes(app.url_map)  # every route that takes a token, so no log line carries one (issue 45.1)
     logs.install(app.logger)
     logs.install(logging.getLogger("werkzeug"))
     _register_headers(app)

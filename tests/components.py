@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -137,3 +140,110 @@ class PostgresServer:
         except subprocess.CalledProcessError:
             pass
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# --- the real servers' logs: no token, no traceback (issue 45.1) ---------------------------------------
+
+#: Where a token must never stand in clear: after a token route's prefix, ``view=``, ``Bearer``.
+_MARK = "[redacted]"
+_FIXED_SPOTS = (r"[?&;]view=", r"(?i:Bearer)\s+")
+
+
+@dataclass
+class WatchedLog:
+    """A real server's log file, read by ``tests/conftest.py`` after each test (from where it read last)."""
+
+    path: Path
+    database_url: str | None = None
+    checked: int = 0
+
+
+#: Every real server's log of this run (gunicorn's files); ``tests/conftest.py`` checks them after each test.
+SERVER_LOGS: list[WatchedLog] = []
+
+
+def watch_log(path: Path, database_url: str | None = None) -> None:
+    """Check ``path`` after the test: no token (also the tokens in ``database_url``'s tables) and no traceback."""
+    if not any(w.path == path for w in SERVER_LOGS):
+        SERVER_LOGS.append(WatchedLog(path, database_url))
+
+
+def _spots() -> list[re.Pattern[str]]:
+    """Where a token would stand: every route of the app that takes one (its text before the token), and the
+    query and header. Read from a built app's ``url_map``, so a new token route is checked without a list."""
+    global _SPOTS
+    if _SPOTS is None:
+        from referee import create_app
+        from referee.logs import TOKEN_ARGUMENT
+
+        app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "spots", "TESTING": True})
+        prefixes = set()
+        for rule in app.url_map.iter_rules():
+            for arg in re.finditer(r"<(?:[^<>:]+:)?(\w+)>", rule.rule):
+                if TOKEN_ARGUMENT.fullmatch(arg.group(1)):
+                    before = re.sub(r"<[^<>]+>", "\x00", rule.rule[:arg.start()])
+                    prefixes.add("[^/]+".join(re.escape(part) for part in before.split("\x00")))
+                    break
+        _SPOTS = [re.compile(f"(?:{p})(?!{re.escape(_MARK)})(?=[^/?#&\\s\"'])")
+                  for p in (*sorted(prefixes), *_FIXED_SPOTS)]
+    return _SPOTS
+
+
+_SPOTS: list[re.Pattern[str]] | None = None
+
+
+def database_tokens(database_url: str) -> set[str]:
+    """Every token in a database the tests' server used: the nights', the groups' and the tables'."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(database_url, connect_args={"connect_timeout": 5}
+                              if database_url.startswith("postgresql") else {})
+    found: set[str] = set()
+    try:
+        with engine.connect() as conn:
+            for sql in ("SELECT edit_token, view_token FROM nights", "SELECT token FROM groups",
+                        "SELECT token FROM tournament_tables"):
+                try:
+                    found.update(str(value) for row in conn.exec_driver_sql(sql) for value in row if value)
+                except sa.exc.DBAPIError:
+                    conn.rollback()  # a database without that table: nothing of it to look for
+    except sa.exc.DBAPIError:
+        pass  # the database is gone (a test's own server stopped): the places are still checked
+    finally:
+        engine.dispose()
+    return found
+
+
+def log_leaks(text: str, tokens: Collection[str] = ()) -> list[str]:
+    """The lines of a server's log that show a token (one of ``tokens``, or anything standing after a token
+    route's prefix, ``view=`` or ``Bearer`` but ``[redacted]``, also once percent-decoded) or a traceback."""
+    from urllib.parse import unquote_plus
+
+    leaks = []
+    for line in text.splitlines():
+        decoded = line
+        for _layer in range(3):
+            decoded = unquote_plus(decoded)
+        if ("Traceback (most recent call last)" in line or any(t in line or t in decoded for t in tokens)
+                or any(spot.search(line) or spot.search(decoded) for spot in _spots())):
+            leaks.append(line)
+    return leaks
+
+
+def unchecked_log_leaks() -> list[str]:
+    """The leaks of every watched log written since it was last checked (each read once, from where it was)."""
+    found = []
+    for watched in SERVER_LOGS:
+        try:
+            with watched.path.open("rb") as fh:
+                fh.seek(watched.checked)
+                data = fh.read()
+        except OSError:
+            continue
+        data = data[:data.rfind(b"\n") + 1]  # whole lines only: a running server's last one is read next time
+        if not data:
+            continue
+        watched.checked += len(data)
+        tokens = database_tokens(watched.database_url) if watched.database_url else set()
+        found += [f"{watched.path}: {line}" for line in log_leaks(data.decode(errors="replace"), tokens)]
+    return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from tests.components import PostgresServer, missing
+from tests.components import PostgresServer, log_leaks, missing, unchecked_log_leaks
 
 # Property tests check what the code answers, not how fast: Hypothesis's 200 ms deadline per example failed a
 # Schwimmen property on a loaded 2-core machine ("Test took 262 ms"). Speed is measured in bench/.
@@ -121,6 +122,42 @@ def client(app: Any) -> Any:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+# --- no token and no traceback in any real server's log (issue 45.1) ------------------------------------------
+
+#: The loggers of the servers that run in the test's own process (werkzeug's threaded servers of the browser
+#: tests: their access log; the app's log), as a deployment's would be written.
+SERVER_LOGGERS = ("werkzeug", "referee")
+
+
+class _Lines(logging.Handler):
+    """What the in-process servers' loggers write during a test, as written (after the app's redacting filter)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))  # the traceback of exc_info too
+
+
+@pytest.fixture(autouse=True)
+def server_logs_are_clean() -> Iterator[None]:
+    """After every test: the logs of the real servers it ran (gunicorn's files, ``components.watch_log``; the
+    in-process servers' loggers) hold no token and no traceback, else the test fails."""
+    lines = _Lines()
+    loggers = [logging.getLogger(name) for name in SERVER_LOGGERS]
+    for logger in loggers:
+        logger.addHandler(lines)
+    try:
+        yield
+    finally:
+        for logger in loggers:
+            logger.removeHandler(lines)
+    leaks = unchecked_log_leaks() + [f"in-process log: {line}" for line in log_leaks("\n".join(lines.lines))]
+    if leaks:
+        pytest.fail("a token or a traceback in a server's log:\n" + "\n".join(leaks[:20]), pytrace=False)
 
 
 # --- the fault figures, and where a test runs under pytest-xdist -----------------------------------

@@ -121,6 +121,11 @@ def authorized_night(night_id: int, write: bool) -> Night:
     return night
 
 
+#: A table token's refusal: it writes to its own table's match, and to nothing else of the night.
+TABLE_ONLY = ("A table's token enters, voids and closes the rounds of its own table only; "
+              "everything else needs the organiser's edit token.")
+
+
 def authorize(night: Night, write: bool, match_id: int | None = None) -> rights.Access:
     """Edit token for writes (to the night, or to match ``match_id`` of it); edit or view token for reads.
 
@@ -136,6 +141,8 @@ def authorize(night: Night, write: bool, match_id: int | None = None) -> rights.
     if not access.may_view():
         raise Denied(403, "That token does not open this night.")
     if write and not access.may_edit(match_id):
+        if access.match_id is not None:  # a table's token: what it may do, not what a view token may (issue 45.3)
+            raise Denied(403, TABLE_ONLY)
         raise Denied(403, "The view token can only read; writes need the edit token.")
     return access
 

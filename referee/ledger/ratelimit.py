@@ -1,7 +1,10 @@
 """Failed token attempts per client address, and a 429 when there are too many.
 
-Tokens are 192 random bits, so guessing is hopeless anyway; the limit keeps a
-script from trying at all and keeps logs readable. The counts live in the
+Tokens are 192 random bits, so guessing is hopeless anyway; the limit answers
+a guessing script's wrong tokens with 429 and keeps logs readable. It refuses
+wrong tokens only (:func:`referee.ledger.rights.counted`): a right token from a
+blocked address still opens, so one prankster cannot lock out a room of phones
+behind one router (issue 44.5). The counts live in the
 database (table ``token_failures``), so every gunicorn worker and every app
 server sharing the database counts the same failures: a script spreading its
 guesses over workers or servers still meets the limit.

@@ -8,11 +8,11 @@ Rights come two ways: a phone's grants in its signed session cookie (the
 pages; the edit grant is the edit token's fingerprint, so a revoke ends it)
 and a token in the request (``Authorization: Bearer``, ``?view=``, the
 ``/e/`` and ``/v/`` links, a group token). Every reader of a token goes
-through :func:`counted`: an address with too many wrong tokens gets
-:class:`TooManyWrong` (429) before any look-up, and a token that opens
-nothing is counted (:mod:`referee.ledger.ratelimit`). So ``?view=<wrong>`` on a
-sheet, a wrong ``group_token`` when a night is created and a wrong link all
-count alike.
+through :func:`counted`: a token that opens nothing is counted
+(:mod:`referee.ledger.ratelimit`), and an address with too many wrong tokens
+gets :class:`TooManyWrong` (429) for each further wrong one; a right token is
+never refused for its neighbours' mistakes. So ``?view=<wrong>`` on a sheet, a
+wrong ``group_token`` when a night is created and a wrong link all count alike.
 """
 
 from __future__ import annotations
@@ -52,15 +52,22 @@ class TooManyWrong(TooManyRequests):
 
 
 def counted(look_up: Callable[[], T | None]) -> T | None:
-    """``look_up()`` of a token the request brought, refused while this address is blocked; a miss counts."""
+    """``look_up()`` of a token the request brought; a miss counts, and is refused while this address is blocked.
+
+    A token that opens something is never refused (issue 44.5): one prankster's
+    30 wrong links must not lock out every phone behind the same router. Only
+    wrong tokens meet the 429, so a guesser's answers stay refusals; a right
+    guess is 1 in 2**192 (docs/reliability.md, "Rights and safety").
+    """
+    found = look_up()
+    if found is not None:
+        return found
     limiter, address = ratelimit.limiter(), ratelimit.client_key()
     wait = limiter.retry_after(address)
     if wait:
         raise TooManyWrong(wait)
-    found = look_up()
-    if found is None:
-        limiter.failed(address)
-    return found
+    limiter.failed(address)
+    return None
 
 
 def fingerprint(token: str) -> str:
@@ -124,13 +131,15 @@ def grant_night(night: Night, edit: bool) -> None:
 
 
 def grant_table(table: TournamentTable) -> None:
-    """Give this phone the right of a table's ``/t/`` link: that table's match, and the night's view right.
+    """Give this phone the right of a table's ``/t/`` link: that table's match, and reading the night.
 
-    A phone leads one table at a time: the newest grant of a night counts
-    (:func:`_phone_table`), so a leader who moved tables leads the new one.
+    Both rights are the one grant (the table token's fingerprint), so the
+    organiser's revoke ends both (issue 45.3: a separate view grant outlived
+    it). A phone leads one table at a time: the newest grant of a night
+    counts (:func:`_phone_tables`), so a leader who moved tables leads the new one.
     """
     _keep_newest(TABLE_GRANTS, str(table.match_id), fingerprint(table.token))
-    grant_night(table.tournament.night, edit=False)
+    session.permanent = True
 
 
 def _keep_newest(kind: str, key: str, value: str) -> None:
@@ -151,36 +160,42 @@ def phone_access(night: Night) -> Access:
     """The right this phone's session holds on ``night`` (no token read, nothing counted).
 
     A table leader's grant (the ``/t/`` link, issue 30) is the edit right for
-    that table's match while its token opens it.
+    that table's match while its token opens it, and the night's view right
+    until the table is revoked.
     """
     grants = session.get(EDIT_GRANTS, {})
     held = grants.get(str(night.id), "") if isinstance(grants, dict) else ""
     if isinstance(held, str) and held and hmac.compare_digest(held, fingerprint(night.edit_token)):
         return Access(Right.EDIT)
-    table = _phone_table(night)
-    if table is not None:
-        return Access(Right.EDIT, table)
+    led, reads = _phone_tables(night)
+    if led is not None:
+        return Access(Right.EDIT, led)
     views = session.get(VIEW_GRANTS, [])
-    return Access(Right.VIEW) if isinstance(views, list) and night.id in views else NO_ACCESS
+    return Access(Right.VIEW) if reads or (isinstance(views, list) and night.id in views) else NO_ACCESS
 
 
-def _phone_table(night: Night) -> int | None:
-    """The match of ``night`` whose current table token this phone holds the grant of, if any.
+def _phone_tables(night: Night) -> tuple[int | None, bool]:
+    """The match of ``night`` whose table this phone leads, if any, and whether it holds a table link there at all.
 
-    A phone leads one table at a time: of several live grants in one night
-    (a leader who moved tables) the newest counts (``/t/`` re-inserts its grant last).
+    A grant counts while its fingerprint is the table's token's and the table
+    is not revoked; it leads while the token opens the table. A phone leads
+    one table at a time: of several live grants in one night (a leader who
+    moved tables) the newest counts (``/t/`` re-inserts its grant last).
     """
     grants = session.get(TABLE_GRANTS, {})
     if not isinstance(grants, dict):
-        return None
+        return None, False
     held = [(int(match_id), value) for match_id, value in grants.items()
             if isinstance(value, str) and value and str(match_id).isdigit() and int(match_id) <= MAX_ID]
-    live = tables.live_tables_of_night(night.id, [match_id for match_id, _value in held])  # one query
+    tables_held = tables.held_tables_of_night(night.id, [match_id for match_id, _value in held])  # one query
+    reads = False
     for match_id, value in reversed(held):
-        table = live.get(match_id)
+        table, opens = tables_held.get(match_id, (None, False))
         if table is not None and hmac.compare_digest(value, fingerprint(table.token)):
-            return table.match_id
-    return None
+            if opens:
+                return table.match_id, True
+            reads = True
+    return None, reads
 
 
 def token_access(night: Night, token: str) -> Access:

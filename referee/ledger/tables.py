@@ -96,25 +96,27 @@ def table_by_token(token: str) -> TournamentTable | None:
     return None if grant is None else db.session.get(TournamentTable, grant[0])
 
 
-def live_tables_of_night(night_id: int, match_ids: Collection[int]) -> dict[int, TournamentTable]:
-    """Of these matches, the tables of the night whose tokens may still write to them, by match id.
+def held_tables_of_night(night_id: int, match_ids: Collection[int]) -> dict[int, tuple[TournamentTable, bool]]:
+    """Of these matches, the night's tables not revoked, by match id, each with whether its token may still write.
 
-    One query whatever the number of matches (a phone's table grants, asked
-    on every page): the night, the revoke, the tournament's finish and its
-    current series are all conditions of the one ``SELECT``.
+    A table's link reads the night while it is not revoked (issue 45.3: the
+    organiser's revoke, of the table or of the night, ends every right it
+    gave) and writes to its match while it opens (:func:`table_grant`: the
+    current series of a tournament not finished). One query whatever the
+    number of matches (a phone's table grants, asked on every page).
     """
     if not match_ids:
         return {}
-    found = db.session.scalars(
-        select(TournamentTable).join(Tournament, TournamentTable.tournament_id == Tournament.id)
+    found = db.session.execute(
+        select(TournamentTable, Tournament.finished, Tournament.current_series)
+        .join(Tournament, TournamentTable.tournament_id == Tournament.id)
         .where(TournamentTable.match_id.in_(sorted(set(match_ids))), Tournament.night_id == night_id,
-               TournamentTable.revoked.is_(False), Tournament.finished.is_(False),
-               TournamentTable.series == Tournament.current_series))
-    return {table.match_id: table for table in found}
+               TournamentTable.revoked.is_(False)))
+    return {table.match_id: (table, not finished and table.series == current) for table, finished, current in found}
 
 
 def revoke_table(tournament: Tournament, table: TournamentTable) -> str:
-    """A new token for the table: the old one (and every phone holding it) can no longer write."""
+    """A new token for the table: the old one (and every phone that opened it) can no longer write or read."""
     token = new_token()
     with writing():
         db.session.execute(update(TournamentTable).where(TournamentTable.id == table.id)

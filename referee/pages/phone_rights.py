@@ -57,6 +57,9 @@ def require(night: Night, edit: bool, match_id: int | None = None) -> None:
     g.page_right = (night.id, _right_word(found, match_id), match_id)
     if found.may_edit(match_id) if edit else found.may_view():
         return
+    if edit and found.match_id is not None:  # a table's link: say what it may do (issue 45.3)
+        abort(403, _("This phone leads one tournament table: it may enter, void and close that table's rounds "
+                     "only. Ask the organiser for anything else."))
     if edit:
         abort(403, _("This phone may not change this game night. Ask the game leader for the edit link."))
     abort(403, _("This phone may not see this game night. Open the link the game leader shared."))

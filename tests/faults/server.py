@@ -45,6 +45,8 @@ from pathlib import Path
 from random import Random, SystemRandom
 from typing import Any
 
+from tests.components import watch_log
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
@@ -236,7 +238,11 @@ class Server:
         return [str(VENV_BIN / "gunicorn"), *self.argv()[1:]]
 
     def start(self, timeout: float = 60) -> None:
-        """Start the master in a new process group and wait until it answers ``GET /``."""
+        """Start the master in a new process group and wait until it answers ``GET /``.
+
+        Its log is checked after the test (``tests/components.py``, ``watch_log``): no token, no traceback.
+        """
+        watch_log(self.log, self.url)
         if self.launcher is not None:
             self.pgid = self.launcher.spawn("gunicorn", self.argv(), self.env, self.log)["pid"]
         else:

@@ -26,9 +26,18 @@ path = get_default_config_file()
 hooks = Application.get_config_from_filename(None, path)
 master = "referee" in sys.modules  # what the master has after reading the file
 import referee  # a worker has loaded the app before the hook runs
+referee.create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "x"})
+from types import SimpleNamespace
+from gunicorn.config import Config
+from gunicorn.glogging import Logger
+worker = SimpleNamespace(log=Logger(Config()))
 before = gc.get_freeze_count()
-hooks["post_worker_init"](None)
-print(json.dumps({"path": path, "master_loads_app": master, "before": before,
+hooks["post_worker_init"](worker)
+line = worker.log.atoms(SimpleNamespace(status="302 FOUND", headers=[], sent=0, response_length=0),
+                        SimpleNamespace(headers=[]), {"REQUEST_METHOD": "GET", "RAW_URI": "/t/SeCrEt-t0ken",
+                        "PATH_INFO": "/t/SeCrEt-t0ken", "QUERY_STRING": "", "SERVER_PROTOCOL": "HTTP/1.1"},
+                        SimpleNamespace(seconds=0, microseconds=0))["r"]
+print(json.dumps({"path": path, "master_loads_app": master, "before": before, "access_line": line,
                   "frozen": gc.get_freeze_count(), "threshold": gc.get_threshold()}))
 """
 
@@ -41,3 +50,4 @@ def test_gunicorn_finds_the_hook_and_the_worker_freezes_its_app_and_collects_les
     assert seen["master_loads_app"] is False
     assert seen["before"] == 0 and seen["frozen"] > 10_000, seen  # the app's objects, out of the collector's sight
     assert seen["threshold"][0] == collector.YOUNG != 700, seen
+    assert seen["access_line"] == "GET /t/[redacted] HTTP/1.1", seen  # the hook redacts the worker's logs too

@@ -122,3 +122,26 @@ def test_a_database_refusing_the_count_still_answers_403_and_404(tmp_path: Path,
     assert rows(reader) == []
     with reader.app_context():
         db.engine.dispose()
+
+
+def test_a_pranksters_wrong_links_do_not_lock_out_right_ones(backend: str, tmp_path: Path) -> None:
+    """Issue 44.5: 30 wrong links from one address (the default limit), then 10 phones behind the same
+    router open right links of every kind: all 10 are let in; the 31st wrong link is still refused."""
+    app = make_app(backend, tmp_path)
+    assert app.config["TOKEN_FAILURES"] == 30
+    api = Api(app.test_client())
+    night = api.new_night(["Anna", "Bo"])
+    room = {"REMOTE_ADDR": "10.4.4.4"}
+    prankster = app.test_client()
+    assert [prankster.get(f"/e/prank-{k}", environ_overrides=room).status_code for k in range(30)] == [404] * 30
+    right = [f"/v/{night['view_token']}"] * 4 + [f"/e/{night['edit_token']}"] * 2 + [
+        f"/groups/{night['group_token']}", f"/api/nights/{night['id']}?view={night['view_token']}",
+        f"/nights/{night['id']}/settlement.pdf?view={night['view_token']}", f"/api/groups/{night['group_token']}"]
+    statuses = [app.test_client().get(path, environ_overrides=room, follow_redirects=True).status_code
+                for path in right]
+    assert statuses == [200] * 10, statuses
+    for wrong in ("/e/prank-31", f"/api/nights/{night['id']}?view=prank-31", "/groups/prank-31"):
+        refused = prankster.get(wrong, environ_overrides=room)
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0, wrong
+    with app.app_context():
+        db.engine.dispose()
