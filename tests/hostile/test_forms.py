@@ -5,8 +5,8 @@ typed and wrongly encoded fields, and without a CSRF token: 400 or the form
 with an error, nothing stored. Request bodies over a size limit refused
 early."
 
-The forms are taken from the app's URL map (every POST route of the pages and
-reports blueprints); a POST route without a :data:`CASES` entry fails
+The forms are taken from the app's URL map (every POST route outside the JSON
+API, whichever blueprint); a POST route without a :data:`CASES` entry fails
 :func:`test_every_post_route_is_covered`, so a new form cannot be forgotten.
 Each case knows one post the app accepts (checked, so that a refusal below is
 caused by the attack and not by a broken baseline), which fields are required,
@@ -522,12 +522,12 @@ def either_app(request: pytest.FixtureRequest) -> Any:
 
 
 @pytest.mark.parametrize("case", ids(CASES))
-def test_every_form_refuses_bad_bytes_and_a_doubled_field(either_app: Any, case: Case) -> None:
-    """Whatever its blueprint, a form with invalid UTF-8 or a field sent twice is a 400; nothing stored.
+def test_every_form_refuses_bad_bytes_a_doubled_field_and_nul(either_app: Any, case: Case) -> None:
+    """Whatever its blueprint, a form with invalid UTF-8, a field sent twice or a NUL is a 400; nothing stored.
 
     Each attack is the case's valid post with one field changed, so the 400 is the attack's: the valid post
     is accepted after them. The tournament and hall forms took ``name=Kv%E4ll`` (stored as that text) and
-    ``name=A&name=B`` (the first kept), which ``/nights/new`` refused.
+    ``name=A&name=B`` (the first kept), which ``/nights/new`` refused; a NUL in a text was a 500 on PostgreSQL.
     """
     from urllib.parse import urlencode
 
@@ -538,7 +538,8 @@ def test_every_form_refuses_bad_bytes_and_a_doubled_field(either_app: Any, case:
     rest = urlencode({k: v for k, v in valid.items() if k != target})
     form = "application/x-www-form-urlencoded"
     for what, body in (("invalid UTF-8", f"{rest}&{target}=Kv%E4ll"),
-                       ("a doubled field", f"{rest}&{target}={quote(valid.get(target, 'A'))}&{target}=B")):
+                       ("a doubled field", f"{rest}&{target}={quote(valid.get(target, 'A'))}&{target}=B"),
+                       ("a NUL", f"{rest}&{target}=Kv%00ll")):
         before = picture(client)
         resp = client.post(case.url(world), data=body.encode(), content_type=form)
         assert resp.status_code == 400, (case.name, what, target, resp.status_code)
