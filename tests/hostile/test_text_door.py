@@ -87,54 +87,54 @@ ROUNDS = {"svangknack": {"participants": ["Bo"]}, "kul": {"last_trick": "Cia"},
           "knaker": {"events": [{"out": ["Anna"]}, {"lost": ["Bo"]}]}}
 
 
-def listed(make: Callable[[DoorWorld], Base | list[Base]]) -> Callable[[DoorWorld], list[Base]]:
-    """A maker of one base, or of several, as a maker of a list."""
-    return lambda w: (lambda made: made if isinstance(made, list) else [made])(make(w))
+def _one(path: str, body: Any, night: int | None = None) -> list[Base]:
+    return [Base(path, body, night)]
 
 
 #: A valid request of every operation with a JSON body (rounds: one per game).
 BASES: dict[str, Callable[[DoorWorld], list[Base]]] = {
-    "POST /api/nights": listed(lambda _w: Base("/api/nights", {"name": "Door night", "currency": "SEK",
-                                                            "players": ["Ada", "Ben"]})),
-    "POST /api/nights/{night_id}/players": listed(lambda w: Base(f"/api/nights/{w.night_id}/players", {"name": "Gus"},
-                                                             w.night_id)),
-    "POST /api/nights/{night_id}/matches": listed(lambda w: Base(f"/api/nights/{w.night_id}/matches", {
-        "game": "kul", "players": ["Anna", "Bo", "Cia"], "dealer": "Anna", "stake": "1.00", "options": {}},
-        w.night_id)),
-    "POST /api/matches/{match_id}/rounds": listed(lambda w: [Base(f"/api/matches/{w.open[g]}/rounds", body, w.night_id)
-                                                         for g, body in ROUNDS.items()]),
-    "POST /api/matches/{match_id}/dots": listed(lambda w: Base(f"/api/matches/{w.open['knaker']}/dots",
-                                                           {"player": "Anna", "offence": "ordinary"}, w.night_id)),
-    "POST /api/matches/{match_id}/rounds/{seq}/void": listed(lambda w: Base(
-        f"/api/matches/{w.voidable}/rounds/1/void", {"reason": "typo"}, w.night_id)),
-    "POST /api/matches/{match_id}/close": listed(lambda w: Base(f"/api/matches/{w.voidable}/close", {"pot": "split"},
-                                                            w.night_id)),
-    "POST /api/nights/{night_id}/payments": listed(lambda w: Base(f"/api/nights/{w.night_id}/payments",
-                                                                  w.open_transfer(w.night_id), w.night_id)),
-    "POST /api/nights/{night_id}/payments/{payment_id}/void": listed(lambda w: Base(
-        f"/api/nights/{w.night_id}/payments/{w.payments[0]}/void", {"reason": "typo"}, w.night_id)),
-    "POST /api/nights/{night_id}/carry": listed(lambda w: Base(f"/api/nights/{w.done_id}/carry",
-                                                           {"to_night": w.later_id}, w.done_id)),
-    "POST /api/nights/{night_id}/players/{name}/details": listed(lambda w: Base(
-        f"/api/nights/{w.night_id}/players/Anna/details", {"swish": "070-123 45 67"}, w.night_id)),
-    "POST /api/import": listed(lambda w: Base("/api/import", w.export)),
-    "POST /api/referee/svangknack/dealer": listed(lambda _w: Base("/api/referee/svangknack/dealer",
-                                                              {"draws": {"Anna": "AS", "Bo": "KH"}})),
-    "POST /api/referee/schwimmen/value": listed(lambda _w: Base("/api/referee/schwimmen/value",
-                                                            {"cards": ["AS", "KS", "QS"], "deck": 32})),
-    "POST /api/referee/knaker/play": listed(lambda _w: Base("/api/referee/knaker/play",
-                                                        {"pile": ["5H", "6S"], "lays": [["7D"]], "source": "hand"})),
-    "POST /api/referee/tricks": listed(lambda _w: Base("/api/referee/tricks", {
-        "game": "svangknack", "trump": "H", "players": ["Anna", "Bo", "Cia"], "leader": "Anna",
-        "tricks": CARDS_SK})),
-    "POST /api/referee/tricks/dispute": listed(lambda _w: Base("/api/referee/tricks/dispute", {
-        "game": "svangknack", "trump": "H", "players": ["Anna", "Bo", "Cia"], "leader": "Anna",
-        "trick": ["KD", "3C"], "card": "3C", "known": ["suit"]})),
-    "POST /api/referee/schloapfer/eyes": listed(lambda _w: Base("/api/referee/schloapfer/eyes",
-                                                            {"cards": ["AS", "KH"], "trump": "S"})),
-    "POST /api/tournaments": listed(lambda _w: Base("/api/tournaments", {
-        "name": "Door cup", "currency": "SEK", "game": "kul", "players": SIX, "table_size": 3,
-        "stake": "1.00", "seed": "door"})),
+    "POST /api/nights": lambda _w: _one(
+        "/api/nights", {"name": "Door night", "currency": "SEK", "players": ["Ada", "Ben"]}),
+    "POST /api/nights/{night_id}/players": lambda w: _one(
+        f"/api/nights/{w.night_id}/players", {"name": "Gus"}, w.night_id),
+    "POST /api/nights/{night_id}/matches": lambda w: _one(
+        f"/api/nights/{w.night_id}/matches",
+        {"game": "kul", "players": ["Anna", "Bo", "Cia"], "dealer": "Anna", "stake": "1.00", "options": {}},
+        w.night_id),
+    "POST /api/matches/{match_id}/rounds": lambda w: [
+        Base(f"/api/matches/{w.open[game]}/rounds", body, w.night_id) for game, body in ROUNDS.items()],
+    "POST /api/matches/{match_id}/dots": lambda w: _one(
+        f"/api/matches/{w.open['knaker']}/dots", {"player": "Anna", "offence": "ordinary"}, w.night_id),
+    "POST /api/matches/{match_id}/rounds/{seq}/void": lambda w: _one(
+        f"/api/matches/{w.voidable}/rounds/1/void", {"reason": "typo"}, w.night_id),
+    "POST /api/matches/{match_id}/close": lambda w: _one(
+        f"/api/matches/{w.voidable}/close", {"pot": "split"}, w.night_id),
+    "POST /api/nights/{night_id}/payments": lambda w: _one(
+        f"/api/nights/{w.night_id}/payments", w.open_transfer(w.night_id), w.night_id),
+    "POST /api/nights/{night_id}/payments/{payment_id}/void": lambda w: _one(
+        f"/api/nights/{w.night_id}/payments/{w.payments[0]}/void", {"reason": "typo"}, w.night_id),
+    "POST /api/nights/{night_id}/carry": lambda w: _one(
+        f"/api/nights/{w.done_id}/carry", {"to_night": w.later_id}, w.done_id),
+    "POST /api/nights/{night_id}/players/{name}/details": lambda w: _one(
+        f"/api/nights/{w.night_id}/players/Anna/details", {"swish": "070-123 45 67"}, w.night_id),
+    "POST /api/import": lambda w: _one("/api/import", w.export),
+    "POST /api/referee/svangknack/dealer": lambda _w: _one(
+        "/api/referee/svangknack/dealer", {"draws": {"Anna": "AS", "Bo": "KH"}}),
+    "POST /api/referee/schwimmen/value": lambda _w: _one(
+        "/api/referee/schwimmen/value", {"cards": ["AS", "KS", "QS"], "deck": 32}),
+    "POST /api/referee/knaker/play": lambda _w: _one(
+        "/api/referee/knaker/play", {"pile": ["5H", "6S"], "lays": [["7D"]], "source": "hand"}),
+    "POST /api/referee/tricks": lambda _w: _one(
+        "/api/referee/tricks", {"game": "svangknack", "trump": "H", "players": ["Anna", "Bo", "Cia"],
+                                "leader": "Anna", "tricks": CARDS_SK}),
+    "POST /api/referee/tricks/dispute": lambda _w: _one(
+        "/api/referee/tricks/dispute", {"game": "svangknack", "trump": "H", "players": ["Anna", "Bo", "Cia"],
+                                        "leader": "Anna", "trick": ["KD", "3C"], "card": "3C", "known": ["suit"]}),
+    "POST /api/referee/schloapfer/eyes": lambda _w: _one(
+        "/api/referee/schloapfer/eyes", {"cards": ["AS", "KH"], "trump": "S"}),
+    "POST /api/tournaments": lambda _w: _one(
+        "/api/tournaments", {"name": "Door cup", "currency": "SEK", "game": "kul", "players": SIX, "table_size": 3,
+                             "stake": "1.00", "seed": "door"}),
 }
 
 
