@@ -88,6 +88,13 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tournaments.bp)  # issue 30: the organiser's page, the hall, the players' view, sheets
     app.register_blueprint(hall.bp)
     app.register_blueprint(tournament_sheets.bp)
+    from referee import text_door
+    from referee.pages import form_checks
+
+    # The door, before every other before-request function (CSRFProtect's reads the form): the form of any
+    # blueprint must be readable as sent (issue 8, 45.7), and no text of the request may be unstorable (45.5).
+    form_checks.install(app)
+    text_door.install(app)
 
     if os.environ.get("REFEREE_BENCH") == "1" or app.config.get("BENCH"):
         from referee import floor

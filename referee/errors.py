@@ -89,7 +89,8 @@ def register(app: Flask) -> None:
         # the exception's own headers (Retry-After of a 429, Allow of a 405), not its content type
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
         if wants_json():
-            return jsonify({"error": exc.description or exc.name}), code, headers
+            field = getattr(exc, "field", None)  # where the door found unstorable text (text_door.Unstorable)
+            return jsonify({"error": exc.description or exc.name, **({"field": field} if field else {})}), code, headers
         return render_template("error.html", code=code, message=exc.description), code, headers
 
     @app.errorhandler(CorruptLog)

@@ -6,7 +6,8 @@ referee's forms. Every JSON text a request brings is parsed by :func:`loads`
 (the app's JSON provider for ``request.get_json``, and the forms that carry
 JSON in a field), which first counts the nesting without parsing and refuses
 more than :data:`MAX_DEPTH` levels with a 400. The deepest real document, a
-night export, is five levels deep.
+night export, is five levels deep. The parsed document's text then passes
+:func:`referee.text_door.check_json` (no NUL, no lone surrogate).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Any
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import BadRequest
+
+from referee import text_door
 
 #: The deepest nesting of objects and lists a request may send.
 MAX_DEPTH = 32
@@ -49,10 +52,15 @@ def check_depth(text: str | bytes, limit: int = MAX_DEPTH) -> None:
             depth -= 1
 
 
-def loads(text: str | bytes, **kwargs: Any) -> Any:
-    """``json.loads`` of a request's text, after :func:`check_depth`."""
+def loads(text: str | bytes, field: str = "", **kwargs: Any) -> Any:
+    """``json.loads`` of a request's text, after :func:`check_depth`; its text checked at the door (issue 45.5).
+
+    ``field``: the form field the text came in (none for a request's body).
+    """
     check_depth(text)
-    return json.loads(text, **kwargs)
+    data = json.loads(text, **kwargs)
+    text_door.check_json(data, field)  # a NUL or a lone surrogate anywhere in it: a 400 naming the field
+    return data
 
 
 class JSONProvider(DefaultJSONProvider):

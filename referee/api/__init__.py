@@ -92,7 +92,8 @@ def _key_reused(exc: idempotency.KeyReused) -> tuple[Response, int]:
 
 @bp.errorhandler(HTTPException)
 def _http(exc: HTTPException) -> tuple[Response, int]:
-    return error(exc.code or 500, exc.description or exc.name)
+    field = getattr(exc, "field", None)  # the door's refusal names where the text was (text_door.Unstorable)
+    return error(exc.code or 500, exc.description or exc.name, **({"field": field} if field else {}))
 
 
 # --- request helpers ---------------------------------------------------------

@@ -33,7 +33,9 @@ def _resp(desc: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 _ERRORS = {
-    "400": _resp("Malformed request.", _ref("BadRequest")),
+    "400": _resp("Malformed request; field names the field. Any text of a request (a JSON string or key, a path "
+                 "part, a query, a header) with a NUL or a lone surrogate is refused so, by every operation.",
+                 _ref("BadRequest")),
     "401": _resp("No token.", _ref("Error")),
     "403": _resp("Wrong token.", _ref("Error")),
     "404": _resp("No such thing.", _ref("Error")),
@@ -243,10 +245,11 @@ def document() -> dict[str, Any]:
     } | openapi_games.schemas()
     paths: dict[str, Any] = {
         "/api/openapi.json": {"get": _op("This document.", "OpenAPI 3.1", {"type": "object"}, auth=False,
-                                         errors=())},
+                                         errors=("400",))},
         "/api/docs": {"get": {"summary": "This document as a reference to read (Swagger UI, make api-docs).",
                               "security": [], "parameters": [], "responses": {
                                   "200": {"description": "The reference page.", "content": {"text/html": {}}},
+                                  "400": _ERRORS["400"],
                                   "503": {"description": "The viewer is not installed on this server; the "
                                                          "page says so.", "content": {"text/html": {}}}}}},
         "/api/nights": {"post": _op("Create a night (no credentials); answers with its tokens.", "Created",
@@ -274,7 +277,7 @@ def document() -> dict[str, Any]:
                 {"name": "state", "in": "query", "required": False, "schema": {"enum": ["1"]},
                  "description": "With match: after each change of the match, a 'state' event whose data is "
                                 '{"match", "version", "state"} (state: as GET /api/matches/<id> answers it).'}],
-            errors=("401", "403", "404")))},
+            errors=("400", "401", "403", "404")))},
         "/api/nights/{night_id}/settlement": {"get": _op(
             "What is still open and the plan with the fewest transfers (or ?plan=leader).", "Settlement",
             _ref("Settlement"),
@@ -333,7 +336,7 @@ def document() -> dict[str, Any]:
             "credential; a wrong one is a 404). Additions: per night pots and matches played, per game brags.",
             "The group", _ref("Group"),
             params=[{"name": "group_token", "in": "path", "required": True, "schema": {"type": "string"}}],
-            auth=False, errors=("404", "429", "503"))},
+            auth=False, errors=("400", "404", "429", "503"))},
         "/api/import": {"post": _op(
             "Import a night export into a new group (checked and replayed first).", "Created", _ref("Night"),
             body={"type": "object"}, params=[_IDEM], auth=False, status="201",

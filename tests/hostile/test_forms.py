@@ -5,8 +5,8 @@ typed and wrongly encoded fields, and without a CSRF token: 400 or the form
 with an error, nothing stored. Request bodies over a size limit refused
 early."
 
-The forms are taken from the app's URL map (every POST route of the pages and
-reports blueprints); a POST route without a :data:`CASES` entry fails
+The forms are taken from the app's URL map (every POST route outside the JSON
+API, whichever blueprint); a POST route without a :data:`CASES` entry fails
 :func:`test_every_post_route_is_covered`, so a new form cannot be forgotten.
 Each case knows one post the app accepts (checked, so that a refusal below is
 caused by the attack and not by a broken baseline), which fields are required,
@@ -45,12 +45,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
 from referee import ledger
-from referee.ledger import payments
+from referee.ledger import payments, tournaments
 from referee.models import db
+from referee.pages.form_checks import LIST_FIELDS
 from referee.round_forms import PAGE_GAMES
 from tests.components import PostgresServer
 from tests.conftest import make_app
@@ -78,6 +80,7 @@ class World:
     payment: int
     payer: str
     payee: str
+    tournament: int = 0
     tokens: dict[int, str] = field(default_factory=dict)
 
 
@@ -105,8 +108,23 @@ def build_world() -> World:
     payer = min((p for p in a.player_names), key=lambda p: s.open[p])
     payee = max((p for p in a.player_names), key=lambda p: s.open[p])
     paid = payments.record_payment(a, payer, payee, "1.00")
-    return World(a.id, b.id, matches, paid.id, payer, payee,
-                 {a.id: a.edit_token, b.id: b.edit_token})
+    cup = ready_tournament()
+    return World(a.id, b.id, matches, paid.id, payer, payee, cup.id,
+                 {a.id: a.edit_token, b.id: b.edit_token, cup.night_id: cup.night.edit_token})
+
+
+def ready_tournament() -> Any:
+    """A Kul tournament of two series whose first series is played out (so "next series" draws the second)."""
+    cup = tournaments.create(tournaments.check({"name": "Cup", "currency": "SEK", "game": "kul", "table_size": 3,
+                                                "players": ["Anna", "Bo", "Cia", "Dan", "Eva", "Fia"],
+                                                "series": 2, "stake": "1.00", "seed": "forms"}))
+    for table in tournaments.current_tables(cup):
+        for _ in range(20):  # a Kul table ends (and closes itself) once someone has won
+            if ledger.match_json(ledger.get_match(table.match_id))["status"] == "closed":
+                break
+            ledger.add_round(table.match_id, {"last_trick": ledger.get_match(table.match_id).seats[0]})
+        assert ledger.match_json(ledger.get_match(table.match_id))["status"] == "closed"
+    return cup
 
 
 # --- the forms ----------------------------------------------------------------------------
@@ -199,6 +217,16 @@ CASES: list[Case] = [
     Case("schloapfer_eyes", "pages.schloapfer_eyes", lambda _w: "/referee/schloapfer/eyes",
          lambda _w: {"trump": "S", "card": "AS"}, text=("card", "trump", "match"), numbers=("pos", "match"),
          stores=False, accepted=200),
+    # The tournaments' forms (issue 30), on blueprints of their own (issue 45.7).
+    Case("new_tournament", "tournaments.new", lambda _w: "/tournaments/new",
+         lambda _w: {"name": "Kvällscup", "currency": "SEK", "game": "kul", "players": "Anna\nBo\nCia\nDan",
+                     "table_size": "2", "format": "series", "series": "1", "stake": "1.00", "seed": "cup"},
+         required=("name", "players"), text=("name", "players", "seed", "stake", "prizes"),
+         numbers=("table_size", "series")),
+    Case("next_series", "tournaments.next_series", lambda w: f"/tournaments/{w.tournament}/next",
+         lambda _w: {"form_token": "next-1"}),
+    Case("tournament_me", "hall.me", lambda w: f"/tournaments/{w.tournament}/me", lambda _w: {"player": "Bo"},
+         text=("player",), stores=False, accepted=302),  # the phone's choice is kept in its session
 ]
 BY_NAME = {c.name: c for c in CASES}
 STORING = [c for c in CASES if c.stores]
@@ -307,8 +335,8 @@ def ids(cases: list[Case]) -> list[Any]:
 # --- the URL map --------------------------------------------------------------------------
 
 def test_every_post_route_is_covered(sqlite_app: Any) -> None:
-    posts = {r.endpoint for r in sqlite_app.url_map.iter_rules()
-             if "POST" in (r.methods or ()) and r.endpoint.split(".")[0] in ("pages", "reports")}
+    posts = {r.endpoint for r in sqlite_app.url_map.iter_rules()  # every form: every POST outside the JSON API
+             if "POST" in (r.methods or ()) and not r.rule.startswith("/api/")}
     assert posts, "no POST routes found: the blueprint names changed?"
     covered = {c.endpoint for c in CASES}
     assert not posts - covered, f"POST routes without a hostile-input case: {sorted(posts - covered)}"
@@ -354,7 +382,8 @@ def test_extra_fields(env: tuple[Any, World], case: Case) -> None:
     after = check_accepted(client, case, world, valid | EXTRA)
     flat = repr(after)
     assert SENTINEL not in flat and "987654" not in flat, f"{case.name}: an unknown field was stored"
-    assert len(after["nights"]) == 2 + (case.name == "new_night"), "a night was made or lost"
+    made = case.name in ("new_night", "new_tournament")  # a tournament is a night
+    assert len(after["nights"]) == 3 + made, "a night was made or lost"
 
 
 # --- oversized --------------------------------------------------------------------------------
@@ -483,6 +512,39 @@ def _multipart(fields: dict[str, str]) -> bytes:
     """``fields`` as a multipart body with the boundary ``cut``."""
     parts = [f'--cut\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n' for k, v in fields.items()]
     return ("".join(parts) + "--cut--\r\n").encode()
+
+
+# --- every form, both backends: one check for all (issue 45.7) ------------------------------------------------
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def either_app(request: pytest.FixtureRequest) -> Any:
+    return request.getfixturevalue("sqlite_app" if request.param == "sqlite" else "pg_app")
+
+
+@pytest.mark.parametrize("case", ids(CASES))
+def test_every_form_refuses_bad_bytes_a_doubled_field_and_nul(either_app: Any, case: Case) -> None:
+    """Whatever its blueprint, a form with invalid UTF-8, a field sent twice or a NUL is a 400; nothing stored.
+
+    Each attack is the case's valid post with one field changed, so the 400 is the attack's: the valid post
+    is accepted after them. The tournament and hall forms took ``name=Kv%E4ll`` (stored as that text) and
+    ``name=A&name=B`` (the first kept), which ``/nights/new`` refused; a NUL in a text was a 500 on PostgreSQL.
+    """
+    from urllib.parse import urlencode
+
+    client, world = fresh(either_app)
+    valid = case.valid(world)
+    lists = LIST_FIELDS.get(case.endpoint, set())
+    target = next(k for k in (*case.text, *case.required, *valid) if k not in lists)
+    rest = urlencode({k: v for k, v in valid.items() if k != target})
+    form = "application/x-www-form-urlencoded"
+    for what, body in (("invalid UTF-8", f"{rest}&{target}=Kv%E4ll"),
+                       ("a doubled field", f"{rest}&{target}={quote(valid.get(target, 'A'))}&{target}=B"),
+                       ("a NUL", f"{rest}&{target}=Kv%00ll")):
+        before = picture(client)
+        resp = client.post(case.url(world), data=body.encode(), content_type=form)
+        assert resp.status_code == 400, (case.name, what, target, resp.status_code)
+        assert picture(client) == before, f"{case.name}, {what}: the database changed"
+    check_accepted(client, case, world)
 
 
 # --- CSRF ----------------------------------------------------------------------------------------

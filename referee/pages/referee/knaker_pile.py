@@ -165,7 +165,7 @@ def read_history(text: str) -> list[tuple[str, str]]:
     if len(text) > MAX_HISTORY_TEXT:
         return []
     try:
-        data = json_depth.loads(text) if text else []
+        data = json_depth.loads(text, "history") if text else []
     except ValueError:
         return []
     if not isinstance(data, list):
