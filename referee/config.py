@@ -70,12 +70,14 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # A guest's match page fetches itself at most once in this many seconds; its stream carries the new
         # state meanwhile (static/js/live.js; bench/tournament.py, docs/speed.md). 0: at once, as an editor's.
         "LIVE_FOLLOW_GAP": float(os.environ.get("LIVE_FOLLOW_GAP", 30)),
-        # Open live streams per app process, in all, per night and per credential (referee/live_slots.py):
-        # fewer than gunicorn's --threads (make run: 400), so that streams never take round entry's threads;
-        # a club's 200 phones on one night (one view token, one address) stay well under the night's cap.
+        # Open live streams per app process, in all, per night, per credential and per client address
+        # (referee/live_slots.py): fewer than gunicorn's --threads (make run: 400), so that streams never take
+        # round entry's threads; a club's 200 phones on one night (one view token, one address) stay well under
+        # the night's and the address's caps, and no night, link or address gets more than 3/4 of them.
         "LIVE_STREAMS": int(os.environ.get("LIVE_STREAMS", 340)),
         "LIVE_NIGHT_STREAMS": int(os.environ.get("LIVE_NIGHT_STREAMS", 250)),
         "LIVE_TOKEN_STREAMS": int(os.environ.get("LIVE_TOKEN_STREAMS", 250)),
+        "LIVE_ADDRESS_STREAMS": int(os.environ.get("LIVE_ADDRESS_STREAMS", 250)),
         # Page and sheet renders at once per process, so round entries go first (referee/read_gate.py;
         # 0: no gate), and how long a render waits for its turn before it goes on anyway (s).
         "READ_GATE": int(os.environ.get("READ_GATE", 1)),
