@@ -12,6 +12,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from referee import bounds
+
 #: The project's ``instance/`` folder: the SQLite database and local secrets.
 INSTANCE = Path(__file__).resolve().parent.parent / "instance"
 
@@ -86,9 +88,11 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # 0: none): one round at a table full of phones is rendered once, not once a phone.
         "GUEST_PAGES": int(os.environ.get("GUEST_PAGES", 64)),
         # Bounds of one request's work that no real night meets (docs/reliability.md): events one match
-        # may hold (rounds and closes, void ones too), and events one import may bring.
+        # may hold (rounds and closes, void ones too), and events one night may hold and so one import bring.
         "MAX_MATCH_EVENTS": int(os.environ.get("MAX_MATCH_EVENTS", 5000)),
-        "MAX_IMPORT_EVENTS": int(os.environ.get("MAX_IMPORT_EVENTS", 10000)),
+        "MAX_IMPORT_EVENTS": int(os.environ.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS)),
+        # Nights, tournaments and imports one client address may create in an hour (referee/bounds.py).
+        "CREATIONS_PER_HOUR": int(os.environ.get("CREATIONS_PER_HOUR", bounds.CREATIONS_PER_HOUR)),
     }
     settings.update(overrides)
     if not str(settings["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):

@@ -59,7 +59,7 @@ def counted(look_up: Callable[[], T | None]) -> T | None:
         raise TooManyWrong(wait)
     found = look_up()
     if found is None:
-        limiter.failed(address)
+        limiter.count(address)
     return found
 
 
