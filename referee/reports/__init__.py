@@ -256,11 +256,15 @@ def settlement_html(night: Night) -> str:
     def money(minor: int) -> str:
         return str(money_text(minor, night.currency))
 
+    @functools.cache
+    def plain(minor: int) -> str:
+        return str(current_app.jinja_env.filters["plain_money"](minor, night.currency))
+
     def party(name: str) -> str:
         return _("the pot (game leader)") if name == ledger.POT_PARTY else name
 
     return render_template("reports/settlement.html", night=night, s=s, rows=rows,
-                           results=sheet.results_grid(s, money, party),
+                           results=sheet.results_grid(s, money, party, plain),
                            transfers=sheet.transfers_grid(rows, money, party),
                            record_qr=qr_img(record, _("Online record")), record_url=record,
                            pot_party=ledger.POT_PARTY)

@@ -19,15 +19,17 @@ from referee import games
 from referee.reports.grid import GAP, PAGE_CHARS, Column, Grid, Row, fit
 
 
-def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str]) -> Grid:
+def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str],
+                 plain: Callable[[int], str] | None = None) -> Grid:
     """Per party: the result of each match, the total, opening and paid (when any), what is still open.
 
     A column per match while they fit the page's width; past that (a
     tournament's hundreds of tables) each party's own matches in one wrapped
-    column. Why: the grid with a column per match was as wide as the
-    matches (1,000 columns, 480 lines of 10,000 characters, cut off at the
-    page's edge) and took WeasyPrint most of a minute; a player plays at a
-    handful of the tables, so the list is a few lines per player.
+    column, the amounts without their currency (``plain``; the currency is in
+    the column's title). Why: the grid with a column per match was as wide
+    as the matches (1,000 columns, 480 lines of 10,000 characters, cut off at
+    the page's edge) and took WeasyPrint most of a minute; a player plays at
+    a handful of the tables, so the list is a line or two per player.
     """
     opening = any(s.opening.values())
     paid = any(s.paid.values())
@@ -48,21 +50,23 @@ def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str
             cells.append(money(s.paid[name]))
         return [*cells, money(s.open[name])]
 
-    mine: dict[str, dict[int, str]] = {}  # each party's own matches: a handful of a tournament's tables
+    mine: dict[str, dict[int, int]] = {}  # each party's own matches: a handful of a tournament's tables
     for k, (_m, amounts) in enumerate(s.per_match):
         for name, value in amounts.items():
-            mine.setdefault(name, {})[k] = money(value)
+            mine.setdefault(name, {})[k] = value
     if len(titles) <= PAGE_CHARS // (GAP + 2):  # more columns than that never fit the page
         wide = fit([Column(_("Player")), *[Column(t, right=True) for t in titles], *tail],
-                   [Row([party(name), *[mine.get(name, {}).get(k, "") for k in range(len(titles))], *ends(name)])
-                    for name in s.parties])
+                   [Row([party(name), *[money(mine[name][k]) if k in mine.get(name, {}) else ""
+                                        for k in range(len(titles))], *ends(name)]) for name in s.parties])
         if sum(wide.widths) + GAP * (len(wide.widths) - 1) <= PAGE_CHARS:
             return wide
-    # (one game: "#12 3,00 kr", the game in no entry; the protocols carry the match numbers too)
+    # (one game: "#12 3,00", the game in no entry; the protocols carry the match numbers too)
     short = [f"#{m.id}" for m, _a in s.per_match] if len({m.game for m, _a in s.per_match}) == 1 else titles
-    rows = [Row([party(name), "; ".join(f"{short[k]} {text}" for k, text in mine.get(name, {}).items()),
+    amount_of = plain or money
+    rows = [Row([party(name), "; ".join(f"{short[k]} {amount_of(value)}" for k, value in mine.get(name, {}).items()),
                  *ends(name)]) for name in s.parties]
-    return fit([Column(_("Player")), Column(_("Matches"), wrap=True), *tail], rows)
+    title = f"{_('Matches')} ({s.night.currency})" if plain else _("Matches")
+    return fit([Column(_("Player")), Column(title, wrap=True), *tail], rows)
 
 
 def transfers_grid(rows: list[dict[str, Any]], money: Callable[[int], str], party: Callable[[str], str]) -> Grid:
