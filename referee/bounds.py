@@ -23,8 +23,10 @@ export of any night the app let grow can be imported again.
 - :data:`SERIES`: a tournament's series.
 - :data:`NIGHT_EVENTS`: rounds and closes of all the night's matches (void
   ones too); about 20 rounds for each of the 960 tables of the largest
-  evening. One match holds at most ``MAX_MATCH_EVENTS``
-  (:mod:`referee.ledger.rounds`).
+  evening (``MAX_IMPORT_EVENTS`` in the config).
+- :data:`MATCH_EVENTS`: the same of one match (``MAX_MATCH_EVENTS``): a long
+  evening's match has a few hundred; a void replays the whole log and a
+  protocol prints it.
 - :data:`NIGHT_PAYMENTS`: payment rows an import brings.
 
 Creation per address: :data:`CREATIONS_PER_HOUR` nights and tournaments
@@ -39,6 +41,7 @@ NIGHT_PLAYERS = 480
 NIGHT_MATCHES = 1_000
 SERIES = 50
 NIGHT_EVENTS = 20_000
+MATCH_EVENTS = 5_000
 NIGHT_PAYMENTS = 5_000
 
 #: Nights, tournaments and imports one client address may create in an hour (``CREATIONS_PER_HOUR``).

@@ -89,7 +89,7 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "GUEST_PAGES": int(os.environ.get("GUEST_PAGES", 64)),
         # Bounds of one request's work that no real night meets (docs/reliability.md): events one match
         # may hold (rounds and closes, void ones too), and events one night may hold and so one import bring.
-        "MAX_MATCH_EVENTS": int(os.environ.get("MAX_MATCH_EVENTS", 5000)),
+        "MAX_MATCH_EVENTS": int(os.environ.get("MAX_MATCH_EVENTS", bounds.MATCH_EVENTS)),
         "MAX_IMPORT_EVENTS": int(os.environ.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS)),
         # Nights, tournaments and imports one client address may create in an hour (referee/bounds.py).
         "CREATIONS_PER_HOUR": int(os.environ.get("CREATIONS_PER_HOUR", bounds.CREATIONS_PER_HOUR)),

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee import games
+from referee import bounds, games
 from referee.engine import N_, BadInput, Game, MatchState, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.spec import SPECS
@@ -37,7 +37,7 @@ from referee.models import MAX_ID, Match, Night, Round, Snapshot, db, now
 #: Events one match may hold (rounds and closes, void ones too; ``MAX_MATCH_EVENTS`` in the config).
 #: A long evening's match has a few hundred; a void replays the whole log and a protocol prints it,
 #: so without a bound one request's work would have none.
-MAX_MATCH_EVENTS = 5_000
+MAX_MATCH_EVENTS = bounds.MATCH_EVENTS
 
 
 def match_events_limit() -> int:
