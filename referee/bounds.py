@@ -45,5 +45,5 @@ MATCH_EVENTS = 5_000
 NIGHT_PAYMENTS = 5_000
 
 #: Nights, tournaments and imports one client address may create in an hour (``CREATIONS_PER_HOUR``).
-CREATIONS_PER_HOUR = 30
+CREATIONS_PER_HOUR = 60
 CREATION_WINDOW = 3600.0
