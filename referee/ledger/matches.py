@@ -24,7 +24,7 @@ from referee.ledger.carries import open_carry
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import clean_players, night_money
 from referee.ledger.tx import store_reply, writing
-from referee.models import Match, Night, Snapshot, db
+from referee.models import Match, Night, Snapshot, Tournament, TournamentTable, db
 
 #: A night's matches, its events (rounds and closes, void ones too) and its open matches, in one query.
 _NIGHT_LOAD = (select(func.count(), func.coalesce(func.sum(Snapshot.next_seq - 1), 0),
@@ -52,11 +52,27 @@ def check_night_room(night_id: int, *, closing: bool = False, new_match: bool = 
     """
     matches, events, open_ = db.session.execute(_NIGHT_LOAD, {"night_id": night_id}).one()
     limit = night_events_limit()
-    if new_match and int(matches) >= bounds.NIGHT_MATCHES:
+    if new_match and int(matches) + _tables_to_come(night_id) >= bounds.NIGHT_MATCHES:
         raise BadInput("game", "This night has %(n)s matches, the most a night may hold; start a new night "
                                "to play on.", n=bounds.NIGHT_MATCHES)
     if int(events) + 1 + (0 if closing else int(open_)) > limit:  # (this event, and the open matches' closes)
         raise BadInput("round", FULL_NIGHT, n=limit)
+
+
+def _tables_to_come(night_id: int) -> int:
+    """The tables a running tournament of the night will still seat: room a match of its own may not take.
+
+    As many a series as the current one has, for each series to come (a knockout's get fewer: room to
+    spare). Why: its tables were counted against the bound when it was created, and its "next" cannot be
+    refused halfway through.
+    """
+    tourn = db.session.scalar(select(Tournament).where(Tournament.night_id == night_id,
+                                                       Tournament.finished.is_(False)))
+    if tourn is None:
+        return 0
+    current = db.session.scalar(select(func.count()).select_from(TournamentTable).where(
+        TournamentTable.tournament_id == tourn.id, TournamentTable.series == tourn.current_series)) or 0
+    return int(current) * max(0, int(tourn.series_count) - int(tourn.current_series))
 
 
 def create_match(night: Night, game: object, players: object, dealer: object, stake: object = None,

@@ -79,6 +79,20 @@ def test_a_night_at_its_matches_takes_no_more(app: Any, monkeypatch: pytest.Monk
     assert rows(app) == before
 
 
+def test_a_tournament_nights_own_matches_leave_room_for_its_series_to_come(app: Any,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "NIGHT_MATCHES", 7)
+    client = app.test_client()
+    made = client.post("/api/tournaments", json=_tournament(4, 2, 3)).get_json()  # 2 tables now, 4 to come
+    api = Api(client)
+    api.token, api.night = made["edit_token"], {"id": made["night"]}
+    seats = made["tables"][0]["players"]
+    api.new_match("schwimmen", seats, stake="1.00")  # the seventh place
+    status, body = api.call("POST", f"/api/nights/{made['night']}/matches",
+                            {"game": "schwimmen", "players": seats, "stake": "1.00"})
+    assert status == 400 and "This night has 7 matches" in body["error"], body
+
+
 def test_a_night_at_its_events_takes_no_more_rounds_and_every_table_still_closes(small: Any) -> None:
     api = Api(small.test_client())
     api.new_night(PLAYERS)
