@@ -14,7 +14,7 @@ from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
-from referee import config, errors, messages, proxies, read_gate
+from referee import bounds, config, errors, messages, proxies, read_gate
 from referee.models import MAX_ID, db
 from referee.static_files import IMMUTABLE, SECURITY_HEADERS, StaticFiles, static_version
 
@@ -59,6 +59,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     from referee.ledger.ratelimit import FailureLimiter
 
     app.extensions["referee.failures"] = FailureLimiter(app.config["TOKEN_FAILURES"], app.config["TOKEN_WINDOW"])
+    app.extensions["referee.creations"] = FailureLimiter(app.config["CREATIONS_PER_HOUR"], bounds.CREATION_WINDOW,
+                                                         kind="new")
     db.init_app(app)
     errors.register_session_end(app)  # after init_app: teardowns run in reverse, so this one runs first
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))

@@ -12,6 +12,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from referee import bounds
+
 #: The project's ``instance/`` folder: the SQLite database and local secrets.
 INSTANCE = Path(__file__).resolve().parent.parent / "instance"
 
@@ -74,12 +76,14 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # A guest's match page fetches itself at most once in this many seconds; its stream carries the new
         # state meanwhile (static/js/live.js; bench/tournament.py, docs/speed.md). 0: at once, as an editor's.
         "LIVE_FOLLOW_GAP": float(os.environ.get("LIVE_FOLLOW_GAP", 30)),
-        # Open live streams per app process, in all, per night and per credential (referee/live_slots.py):
-        # fewer than gunicorn's --threads (make run: 400), so that streams never take round entry's threads;
-        # a club's 200 phones on one night (one view token, one address) stay well under the night's cap.
+        # Open live streams per app process, in all, per night, per credential and per client address
+        # (referee/live_slots.py): fewer than gunicorn's --threads (make run: 400), so that streams never take
+        # round entry's threads; a club's 200 phones on one night (one view token, one address) stay well under
+        # the night's and the address's caps, and no night, link or address gets more than 3/4 of them.
         "LIVE_STREAMS": int(os.environ.get("LIVE_STREAMS", 340)),
         "LIVE_NIGHT_STREAMS": int(os.environ.get("LIVE_NIGHT_STREAMS", 250)),
         "LIVE_TOKEN_STREAMS": int(os.environ.get("LIVE_TOKEN_STREAMS", 250)),
+        "LIVE_ADDRESS_STREAMS": int(os.environ.get("LIVE_ADDRESS_STREAMS", 250)),
         # Page and sheet renders at once per process, so round entries go first (referee/read_gate.py;
         # 0: no gate), and how long a render waits for its turn before it goes on anyway (s).
         "READ_GATE": int(os.environ.get("READ_GATE", 1)),
@@ -88,9 +92,11 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # 0: none): one round at a table full of phones is rendered once, not once a phone.
         "GUEST_PAGES": int(os.environ.get("GUEST_PAGES", 64)),
         # Bounds of one request's work that no real night meets (docs/reliability.md): events one match
-        # may hold (rounds and closes, void ones too), and events one import may bring.
-        "MAX_MATCH_EVENTS": int(os.environ.get("MAX_MATCH_EVENTS", 5000)),
-        "MAX_IMPORT_EVENTS": int(os.environ.get("MAX_IMPORT_EVENTS", 10000)),
+        # may hold (rounds and closes, void ones too), and events one night may hold and so one import bring.
+        "MAX_MATCH_EVENTS": int(os.environ.get("MAX_MATCH_EVENTS", bounds.MATCH_EVENTS)),
+        "MAX_IMPORT_EVENTS": int(os.environ.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS)),
+        # Nights, tournaments and imports one client address may create in an hour (referee/bounds.py).
+        "CREATIONS_PER_HOUR": int(os.environ.get("CREATIONS_PER_HOUR", bounds.CREATIONS_PER_HOUR)),
     }
     settings.update(overrides)
     if not str(settings["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):

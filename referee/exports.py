@@ -50,7 +50,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import select
 
-from referee import games, ledger, payment_codes, pots
+from referee import bounds, games, ledger, payment_codes, pots
 from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
@@ -69,11 +69,12 @@ VERSION = 1
 EVENT_KINDS = tuple(kind.value for kind in EventKind)
 PAYMENT_KINDS = tuple(kind.value for kind in PaymentKind)
 
-#: Bounds on what one import may hold: far above any real night, low enough
-#: that a hostile file cannot tie up a worker for long.
-MAX_MATCHES = 500
-MAX_EVENTS = 10_000  # in all matches together (``MAX_IMPORT_EVENTS``; one match: ``MAX_MATCH_EVENTS``)
-MAX_PAYMENTS = 5_000
+#: Bounds on what one import may hold: a night's (:mod:`referee.bounds`), so that the export of any night
+#: the app let grow imports again; far above any real night, low enough that a hostile file cannot tie up
+#: a worker for long.
+MAX_MATCHES = bounds.NIGHT_MATCHES
+MAX_EVENTS = bounds.NIGHT_EVENTS  # in all matches together (``MAX_IMPORT_EVENTS``; one match: ``MAX_MATCH_EVENTS``)
+MAX_PAYMENTS = bounds.NIGHT_PAYMENTS
 MAX_REASON = 500
 MAX_PAYLOAD_DEPTH = 8
 #: The times an import accepts (``created_at``): no real night is outside, and dates a little outside
@@ -344,10 +345,10 @@ def _plain_json(value: object, where: str, depth: int = 0) -> None:
 
 
 def _players(raw: object) -> list[dict[str, str]]:
-    entries = _list(raw, "players", ledger.MAX_PLAYERS_PER_NIGHT)
+    entries = _list(raw, "players", bounds.NIGHT_PLAYERS)
     objs = [_object(e, f"players[{k}]", ("name", "swish", "iban", "account_holder"), ("name",))
             for k, e in enumerate(entries)]
-    names = clean_players([o["name"] for o in objs])
+    names = clean_players([o["name"] for o in objs], "players", bounds.NIGHT_PLAYERS)
     out = []
     for k, (name, obj) in enumerate(zip(names, objs, strict=True)):
         where = f"players[{k}]"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,10 @@ from tests.components import PostgresServer, log_leaks, missing, unchecked_log_l
 # Schwimmen property on a loaded 2-core machine ("Test took 262 ms"). Speed is measured in bench/.
 settings.register_profile("referee", deadline=None)
 settings.load_profile("referee")
+
+# The suite creates hundreds of nights from one address (in-process apps, and the servers it starts, which
+# inherit this environment); the per-address limit (referee/bounds.py) is tested with its own low setting.
+os.environ.setdefault("CREATIONS_PER_HOUR", "1000000")
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 

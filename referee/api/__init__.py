@@ -18,7 +18,7 @@ from referee import exports, ledger, payment_codes, pots
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
 from referee.engine.spec import SPECS
-from referee.ledger import idempotency, paying, payments, rights
+from referee.ledger import idempotency, paying, payments, ratelimit, rights
 from referee.messages import explain
 from referee.models import Match, Night
 
@@ -75,6 +75,11 @@ def _conflict(exc: ledger.Conflict) -> tuple[Response, int]:
 def _too_many_wrong(exc: rights.TooManyWrong) -> tuple[Response, int]:
     return _denied(Denied(429, f"Too many wrong tokens from this address; try again in {exc.wait} seconds.",
                           exc.wait))
+
+
+@bp.errorhandler(ratelimit.TooManyCreated)
+def _too_many_created(exc: ratelimit.TooManyCreated) -> tuple[Response, int]:
+    return _denied(Denied(429, exc.description or "", exc.wait))
 
 
 @bp.errorhandler(idempotency.Replayed)

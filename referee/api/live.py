@@ -2,8 +2,8 @@
 
 Reading needs the view or edit token, as for any read; the events carry ids
 and numbers only, so a view token never hears anything edit-only. A stream
-takes one of the process's stream slots (capped in all, per night and per
-credential: ``429`` above a cap) and ends when its token stops opening the
+takes one of the process's stream slots (capped in all, per night, per
+credential and per client address: ``429`` above a cap) and ends when its token stops opening the
 night (a revoked edit link). The work is
 in :mod:`referee.ledger.live`; here is only HTTP.
 """
@@ -83,7 +83,8 @@ def live_stream(night_id: int) -> Response:
     key = token_key(token)
     cfg = current_app.config
     try:  # a stream over a cap is refused before it takes a thread for minutes (referee/live_slots.py)
-        ticket = live_slots.slots_for(cfg, current_app.extensions).take(night_id, key)
+        ticket = live_slots.slots_for(cfg, current_app.extensions).take(
+            night_id, key, live_slots.address_key(request.remote_addr))
     except live_slots.Full as full:
         raise Denied(429, full.message, full.retry_after) from None
     engine = db.engine

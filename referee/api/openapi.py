@@ -100,7 +100,8 @@ def _live(op: dict[str, Any]) -> dict[str, Any]:
         "data": {"type": "string", "description": 'JSON: {"night", "match", "what", "round_no", "version"}'}}}
     op["responses"]["200"]["content"] = {"text/event-stream": {"schema": event}}
     op["responses"]["429"] = _resp("Too many wrong tokens from this address, or as many live streams open as this "
-                                   "server keeps (in all, for the night, or for the token); see Retry-After.",
+                                   "server keeps (in all, for the night, for the token, or for the address); see "
+                                   "Retry-After.",
                                    _ref("Error"))
     return op
 
@@ -340,7 +341,7 @@ def document() -> dict[str, Any]:
         "/api/import": {"post": _op(
             "Import a night export into a new group (checked and replayed first).", "Created", _ref("Night"),
             body={"type": "object"}, params=[_IDEM], auth=False, status="201",
-            errors=("400", "413", "422", "503", "507"))},
+            errors=("400", "413", "422", "429", "503", "507"))},
         "/api/referee/svangknack/dealer": {"post": _op(
             "SK-3: who deals first from the drawn cards.", "The dealer", _ref("SvangknackDealerAnswer"),
             body=_ref("SvangknackDealerQuestion"), auth=False, errors=("400", "413", "422"))},
@@ -368,6 +369,10 @@ def document() -> dict[str, Any]:
     paths |= openapi_tournaments.paths(_op, _IDEM, _VIEW)
     schemas |= openapi_tournaments.schemas()
     ids = OPERATION_IDS | openapi_tournaments.OPERATION_IDS
+    for path in ("/api/nights", "/api/tournaments", "/api/import"):  # each creates a night (referee/bounds.py)
+        paths[path]["post"]["responses"]["429"] = _resp(
+            "This address has created as many nights and tournaments within the hour as one address may "
+            "(CREATIONS_PER_HOUR), or too many wrong tokens from it; see Retry-After.", _ref("Error"))
     for path, operations in paths.items():
         for operation in operations.values():
             operation["operationId"] = ids[path]

@@ -32,10 +32,14 @@ T = TypeVar("T")
 _KEPT: LRU[tuple[Any, ...], Any] = LRU(64, budget=16 * MiB)
 
 
-def kept(night: Night, what: tuple[Any, ...], work: Callable[[], T]) -> T:
-    """``work()``'s answer for this version of ``night``; ``what`` tells apart the answers kept per version."""
+def kept(night: Night, what: tuple[Any, ...], work: Callable[[], T], *, wait: float = 2.0) -> T:
+    """``work()``'s answer for this version of ``night``; ``what`` tells apart the answers kept per version.
+
+    A reader waits at most ``wait`` seconds for another's answer to the same question before it works it
+    out itself (a sheet's render takes longer than a page's standings).
+    """
     key = (str(db.engine.url), night.id, night.created_at, night.live_version, *what)
-    found: T = _KEPT.once(key, work)  # (the phones of a room come together: the first works, the others wait)
+    found: T = _KEPT.once(key, work, wait=wait)  # (the phones of a room come together: the first works)
     return found
 
 

@@ -21,7 +21,7 @@ from datetime import date as Date
 from datetime import datetime
 from typing import Any
 
-from referee.ledger import matches, nights, payments, rounds
+from referee.ledger import matches, nights, payments, ratelimit, rounds
 from referee.ledger.idempotency import Idem
 from referee.ledger.matches import MatchIn
 from referee.ledger.tx import store_reply, writing
@@ -52,30 +52,31 @@ def import_night(group_name: str, name: str, currency: str, players: Sequence[Ma
     other half lives in another night): keeping the file's id would tie the
     imported row to the original night's half.
     """
-    night = nights.imported_night(group_name, name, currency, players, date=date, place=place, leader=leader,
-                                  created_at=created_at)
-    logs: list[tuple[Match, list[dict[str, Any]]]] = []
-    for number, m_in in enumerate(matches_in, start=1):
-        match = matches.draft_match(night, m_in)
-        state = fold(match, number)
-        logs.append((match, [{"seq": ev.seq, "kind": ev.kind, "payload": ev.payload, "created_at": ev.created_at,
-                              "void": ev.void, "void_reason": ev.void_reason, "idempotency_key": None,
-                              "deal": ev.deal} for ev in m_in.events]))
-        matches.settle_draft(match, number, m_in, state)
-    new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
-    rows = [{"kind": p.kind, "payer": p.payer, "payee": p.payee, "amount": p.amount,
-             "carry_id": new_carry.get(p.carry_id) if p.carry_id else None, "void": p.void,
-             "void_reason": p.void_reason, "created_at": p.created_at} for p in payments_in]
+    with ratelimit.creating():  # an import creates a night: counted as one (and refused first, before the replay)
+        night = nights.imported_night(group_name, name, currency, players, date=date, place=place, leader=leader,
+                                      created_at=created_at)
+        logs: list[tuple[Match, list[dict[str, Any]]]] = []
+        for number, m_in in enumerate(matches_in, start=1):
+            match = matches.draft_match(night, m_in)
+            state = fold(match, number)
+            logs.append((match, [{"seq": ev.seq, "kind": ev.kind, "payload": ev.payload, "created_at": ev.created_at,
+                                  "void": ev.void, "void_reason": ev.void_reason, "idempotency_key": None,
+                                  "deal": ev.deal} for ev in m_in.events]))
+            matches.settle_draft(match, number, m_in, state)
+        new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
+        rows = [{"kind": p.kind, "payer": p.payer, "payee": p.payee, "amount": p.amount,
+                 "carry_id": new_carry.get(p.carry_id) if p.carry_id else None, "void": p.void,
+                 "void_reason": p.void_reason, "created_at": p.created_at} for p in payments_in]
 
-    # Everything is checked and built: the write only inserts. The few rows that need their ids
-    # (group, night, players, matches, snapshots) go through the ORM, the many (events, payments) as
-    # one Core INSERT each: 20,000 events through the ORM held the writer for seconds.
-    with writing(idem=idem):
-        db.session.add(night.group)
-        db.session.flush()
-        events = [row | {"match_id": match.id} for match, log in logs for row in log]
-        if events:
-            rounds.insert_events(events)
-        payments.insert_payments(night.id, rows)
-        store_reply(idem, night)
-    return night
+        # Everything is checked and built: the write only inserts. The few rows that need their ids
+        # (group, night, players, matches, snapshots) go through the ORM, the many (events, payments) as
+        # one Core INSERT each: 20,000 events through the ORM held the writer for seconds.
+        with writing(idem=idem):
+            db.session.add(night.group)
+            db.session.flush()
+            events = [row | {"match_id": match.id} for match, log in logs for row in log]
+            if events:
+                rounds.insert_events(events)
+            payments.insert_payments(night.id, rows)
+            store_reply(idem, night)
+        return night

@@ -44,12 +44,16 @@ def clean_player(value: object, field: str = "name") -> str:
     return name
 
 
-def clean_players(value: object, field: str = "players") -> list[str]:
-    """A list of distinct player names (case-insensitively distinct)."""
+def clean_players(value: object, field: str = "players", most: int = MAX_PLAYERS_PER_NIGHT) -> list[str]:
+    """A list of at most ``most`` distinct player names (case-insensitively distinct).
+
+    ``most``: a night named by hand has at most 40; a tournament's or an
+    imported night up to :data:`referee.bounds.NIGHT_PLAYERS`.
+    """
     if not isinstance(value, list):
         raise BadInput(field, "players must be a list of names.")
-    if len(value) > MAX_PLAYERS_PER_NIGHT:
-        raise BadInput(field, "At most %(n)s players.", n=MAX_PLAYERS_PER_NIGHT)
+    if len(value) > most:
+        raise BadInput(field, "At most %(n)s players.", n=most)
     names = [clean_player(v, field) for v in value]
     folded = [n.casefold() for n in names]
     if len(set(folded)) != len(folded):

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from flask import current_app
+from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.exc import IntegrityError
 
-from referee import games
-from referee.engine import BadInput, Game, MatchState
+from referee import bounds, games
+from referee.engine import N_, BadInput, Game, MatchState
 from referee.engine.records import dump, parse_options
 from referee.engine.vocab import MatchStatus
 from referee.ledger import fold, live
@@ -22,7 +24,55 @@ from referee.ledger.carries import open_carry
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import clean_players, night_money
 from referee.ledger.tx import store_reply, writing
-from referee.models import Match, Night, Snapshot, db
+from referee.models import Match, Night, Snapshot, Tournament, TournamentTable, db
+
+#: A night's matches, its events (rounds and closes, void ones too) and its open matches, in one query.
+_NIGHT_LOAD = (select(func.count(), func.coalesce(func.sum(Snapshot.next_seq - 1), 0),
+                      func.coalesce(func.sum(case((Match.status != MatchStatus.CLOSED, 1), else_=0)), 0))
+               .select_from(Match).join(Snapshot, Snapshot.match_id == Match.id)
+               .where(Match.night_id == bindparam("night_id")))
+
+FULL_NIGHT = N_("This night holds %(n)s entries, the most a night may hold; start a new night to play on.")
+
+
+def night_events_limit() -> int:
+    """The most events one night may hold (the app's ``MAX_IMPORT_EVENTS``: so its export imports again)."""
+    return int(current_app.config.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS))
+
+
+def check_night_room(night_id: int, *, closing: bool = False, new_match: bool = False) -> None:
+    """A night at its bounds (:mod:`referee.bounds`) takes no more rounds or matches (:class:`BadInput`).
+
+    A round is refused when it and a close for each of the night's open
+    matches would pass the bound, so a table can always be closed (a
+    tournament's "next" needs every table closed); a close only when it
+    would pass the bound itself. Checked before the write, as a full match is: two phones at
+    once may pass the last free places together (a handful past the bound,
+    never the import's budget: the closes' reserve covers them).
+    """
+    matches, events, open_ = db.session.execute(_NIGHT_LOAD, {"night_id": night_id}).one()
+    limit = night_events_limit()
+    if new_match and int(matches) + _tables_to_come(night_id) >= bounds.NIGHT_MATCHES:
+        raise BadInput("game", "This night has %(n)s matches, the most a night may hold; start a new night "
+                               "to play on.", n=bounds.NIGHT_MATCHES)
+    if int(events) + 1 + (0 if closing else int(open_)) > limit:  # (this event, and the open matches' closes)
+        raise BadInput("round", FULL_NIGHT, n=limit)
+
+
+def _tables_to_come(night_id: int) -> int:
+    """The tables a running tournament of the night will still seat: room a match of its own may not take.
+
+    As many a series as the current one has, for each series to come (a knockout's get fewer: room to
+    spare). Why: its tables were counted against the bound when it was created, and its "next" cannot be
+    refused halfway through.
+    """
+    tourn = db.session.scalar(select(Tournament).where(Tournament.night_id == night_id,
+                                                       Tournament.finished.is_(False)))
+    if tourn is None:
+        return 0
+    current = db.session.scalar(select(func.count()).select_from(TournamentTable).where(
+        TournamentTable.tournament_id == tourn.id, TournamentTable.series == tourn.current_series)) or 0
+    return int(current) * max(0, int(tourn.series_count) - int(tourn.current_series))
 
 
 def create_match(night: Night, game: object, players: object, dealer: object, stake: object = None,
@@ -49,6 +99,7 @@ def create_match(night: Night, game: object, players: object, dealer: object, st
     if minor < 0:
         raise BadInput("stake", "stake cannot be negative.")
     opts = parse_options(module.Options, options)
+    check_night_room(night.id, new_match=True)
     try:
         return _create_match(night, game, module, seats, dealer, minor, opts, idem)
     except IntegrityError:

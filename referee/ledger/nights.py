@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 
 from referee.engine import BadInput
-from referee.ledger import live
+from referee.ledger import live, ratelimit
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import (
     MAX_PLAYERS_PER_NIGHT,
@@ -33,13 +33,13 @@ from referee.models import Group, Night, NightPlayer, Player, Tournament, Tourna
 def create_night(name: object, currency: object, players: object, *, date: Date | None = None,
                  place: object = "", group: object = None, group_token: object = None,
                  leader: object = "", idem: Idem | None = None) -> Night:
-    """A new night, in a new group or an existing one (by its token)."""
+    """A new night, in a new group or an existing one (by its token); counted towards the address's creations."""
     name = clean_name(name, "name", MAX_TEXT)
     code = clean_currency(currency)
     names = clean_players(players)
     place = "" if place in (None, "") else clean_name(place, "place", MAX_TEXT)
     leader = "" if leader in (None, "") else clean_name(leader, "leader")
-    with writing(idem=idem):
+    with ratelimit.creating(), writing(idem=idem):
         if group_token is not None:
             if not isinstance(group_token, str):
                 raise BadInput("group_token", "group_token must be text.")

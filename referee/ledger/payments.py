@@ -12,6 +12,7 @@ rest open and the plan stays the smallest possible.
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,12 +134,17 @@ class Why:
 
 
 def explain(s: NightSettlement, plan: Plan) -> list[Why]:
-    """Each transfer with what its payer owes and its payee is owed, and over how many matches."""
-    def matches(name: str) -> int:
-        return sum(1 for _m, amounts in s.per_match if amounts.get(name))
+    """Each transfer with what its payer owes and its payee is owed, and over how many matches.
 
+    The matches are counted once per party, in one pass (counting them per transfer walked every match
+    twice for each of a tournament's hundreds of transfers: 1,000 tables, 233 transfers, half a million
+    look-ups).
+    """
+    played: Counter[str] = Counter()
+    for _m, amounts in s.per_match:
+        played.update(name for name, amount in amounts.items() if amount)
     return [Why(t.payer, t.payee, t.amount, s.open.get(t.payer, 0), s.open.get(t.payee, 0),
-                matches(t.payer), matches(t.payee)) for t in plan.transfers]
+                played[t.payer], played[t.payee]) for t in plan.transfers]
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Failed token attempts per client address, and a 429 when there are too many.
+"""Failed token attempts, and new nights, per client address, and a 429 when there are too many.
 
 Tokens are 192 random bits, so guessing is hopeless anyway; the limit answers
 a guessing script's wrong tokens with 429 and keeps logs readable. It refuses
@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-from flask import current_app, request
-from sqlalchemy import bindparam, delete, func, select, tuple_
+from flask import current_app, has_request_context, request
+from flask_babel import ngettext
+from sqlalchemy import ColumnElement, bindparam, delete, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
+from werkzeug.exceptions import TooManyRequests
 
 from referee.ledger import tx
 from referee.models import TokenFailure, db
@@ -47,15 +50,29 @@ _COUNTED = (select(func.sum(TokenFailure.count), func.min(TokenFailure.bucket))
 
 
 class FailureLimiter:
-    """At most ``limit`` failures per address within ``window`` seconds, counted in the database."""
+    """At most ``limit`` failures (or creations) per address within ``window`` seconds, counted in the database.
+
+    ``kind`` keeps a second limiter's rows apart in the one table: its keys
+    are stored as ``<kind>|<address>`` (no address holds a ``|``), and its
+    purges and its row bound touch its own rows only.
+    """
 
     def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.time,
-                 max_rows: int = MAX_ROWS) -> None:
+                 max_rows: int = MAX_ROWS, kind: str = "") -> None:
         self.limit = limit
         self.window = window
         self.clock = clock  # wall-clock time: the same on every server
         self.max_rows = max_rows
         self.bucket_len = max(1.0, window / BUCKETS)
+        self.prefix = f"{kind}|" if kind else ""
+
+    def _key(self, key: str) -> str:
+        return (self.prefix + key)[:64]
+
+    def _mine(self) -> ColumnElement[bool]:
+        """This limiter's rows of the table."""
+        address: ColumnElement[str] = TokenFailure.__table__.c.address
+        return address.startswith(self.prefix, autoescape=True) if self.prefix else ~address.contains("|")
 
     def _bucket(self, t: float) -> int:
         return math.floor(t / self.bucket_len)
@@ -67,31 +84,33 @@ class FailureLimiter:
     def retry_after(self, key: str) -> int:
         """Seconds until ``key`` may try again; 0 when it is not blocked."""
         now = self.clock()
-        total, oldest = db.session.connection().execute(_COUNTED, {"address": key[:64],
+        total, oldest = db.session.connection().execute(_COUNTED, {"address": self._key(key),
                                                       "first": self._first_counted(now)}).one()
         if not total or int(total) < self.limit:
             return 0
         # Blocked until the oldest counted bucket leaves the window.
         return max(1, math.ceil((int(oldest) + 1) * self.bucket_len + self.window - now))
 
-    def failed(self, key: str) -> None:
-        """Count one wrong token from ``key``; forget buckets out of the window; keep the table bounded."""
+    def count(self, key: str) -> None:
+        """Count one wrong token (or creation) from ``key``; forget buckets out of the window; keep rows bounded."""
         now = self.clock()
         table = TokenFailure.__table__
         dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
-        upsert = dialect.insert(table).values(address=key[:64], bucket=self._bucket(now), count=1)
+        upsert = dialect.insert(table).values(address=self._key(key), bucket=self._bucket(now), count=1)
         upsert = upsert.on_conflict_do_update(index_elements=[table.c.address, table.c.bucket],
                                               set_={"count": table.c.count + 1})
         try:
             with tx.writing(fresh=False):
                 db.session.execute(upsert)
-                db.session.execute(delete(table).where(table.c.bucket < self._first_counted(now)))
-                excess = int(db.session.scalar(select(func.count()).select_from(table)) or 0) - self.max_rows
+                db.session.execute(delete(table).where(table.c.bucket < self._first_counted(now), self._mine()))
+                excess = int(db.session.scalar(select(func.count()).select_from(table).where(self._mine())) or 0)
+                excess -= self.max_rows
                 if excess > 0:
-                    oldest = select(table.c.address, table.c.bucket).order_by(table.c.bucket).limit(excess)
+                    oldest = (select(table.c.address, table.c.bucket).where(self._mine())
+                              .order_by(table.c.bucket).limit(excess))
                     db.session.execute(delete(table).where(tuple_(table.c.address, table.c.bucket).in_(oldest)))
         except (tx.Unavailable, DBAPIError) as exc:
-            current_app.logger.warning("a wrong token went uncounted (database busy or read-only): %s",
+            current_app.logger.warning("a wrong token or a creation went uncounted (database busy or read-only): %s",
                                        (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0])
 
 
@@ -101,3 +120,38 @@ def limiter() -> FailureLimiter:
 
 def client_key() -> str:
     return request.remote_addr or "unknown"
+
+
+class TooManyCreated(TooManyRequests):
+    """Too many nights, tournaments and imports from this address within the hour (429 with ``Retry-After``)."""
+
+    def __init__(self, limit: int, wait: int) -> None:
+        minutes = max(1, math.ceil(wait / 60))
+        super().__init__(ngettext("This address has created %(n)s nights and tournaments within the hour, as many "
+                                  "as one address may; try again in %(num)s minute.",
+                                  "This address has created %(n)s nights and tournaments within the hour, as many "
+                                  "as one address may; try again in %(num)s minutes.", minutes, n=limit),
+                         retry_after=wait)
+        self.wait = wait
+
+
+def creations() -> FailureLimiter:
+    return current_app.extensions["referee.creations"]  # type: ignore[no-any-return]
+
+
+@contextmanager
+def creating() -> Iterator[None]:
+    """Around the write of a new night, tournament or import: :class:`TooManyCreated` first if the address
+    created its hour's share; counted once the block has written (a refused request is not counted).
+
+    Outside a request (scripts, the command line) nothing is counted.
+    """
+    if not has_request_context():
+        yield
+        return
+    limiter, address = creations(), client_key()
+    wait = limiter.retry_after(address)
+    if wait:
+        raise TooManyCreated(limiter.limit, wait)
+    yield
+    limiter.count(address)

@@ -66,7 +66,7 @@ def counted(look_up: Callable[[], T | None]) -> T | None:
     wait = limiter.retry_after(address)
     if wait:
         raise TooManyWrong(wait)
-    limiter.failed(address)
+    limiter.count(address)
     return None
 
 

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee import games
+from referee import bounds, games
 from referee.engine import N_, BadInput, Game, MatchState, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.spec import SPECS
@@ -30,13 +30,14 @@ from referee.ledger.carries import _check_carry_kept
 from referee.ledger.fold import state_of
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import clean_name, currency_money, night_money
+from referee.ledger.matches import check_night_room
 from referee.ledger.tx import Conflict, NotFound, store_reply, writing
 from referee.models import MAX_ID, Match, Night, Round, Snapshot, db, now
 
 #: Events one match may hold (rounds and closes, void ones too; ``MAX_MATCH_EVENTS`` in the config).
 #: A long evening's match has a few hundred; a void replays the whole log and a protocol prints it,
 #: so without a bound one request's work would have none.
-MAX_MATCH_EVENTS = 5_000
+MAX_MATCH_EVENTS = bounds.MATCH_EVENTS
 
 
 def match_events_limit() -> int:
@@ -44,12 +45,13 @@ def match_events_limit() -> int:
     return int(current_app.config.get("MAX_MATCH_EVENTS", MAX_MATCH_EVENTS))
 
 
-def _check_room(match: Match) -> None:
-    """A match at :func:`match_events_limit` takes no more events (:class:`BadInput`)."""
+def _check_room(match: Match, *, closing: bool = False) -> None:
+    """A match at :func:`match_events_limit`, or its night at its bound, takes no more events (:class:`BadInput`)."""
     limit = match_events_limit()
     if match.snapshot.next_seq > limit:
         raise BadInput("round", "This match holds %(n)s entries, the most a match may hold; close it and "
                                 "start a new match to play on.", n=limit)
+    check_night_room(match.night_id, closing=closing)
 
 #: What a match is loaded with, and its query, built once (a query built per request cost more CPU
 #: than running it).
@@ -293,7 +295,7 @@ def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, 
                                   "split it or give it to a player.")
         module = games.game(match.game)
         snap = match.snapshot
-        _check_room(match)
+        _check_room(match, closing=True)
         if how == CloseHow.AWARD and to not in match.seats:
             raise BadInput("to", "%(name)s is not a player of this match.", name=repr(str(to)[:40]))
         new_state = module.close(state_of(match), how, to if how == CloseHow.AWARD else None)

@@ -18,19 +18,19 @@ from dataclasses import dataclass
 from datetime import date as Date
 from typing import Any
 
-from referee import games
+from referee import bounds, games
 from referee.engine import BadInput, MatchState
 from referee.engine import tournament as draw
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import spec
 from referee.engine.vocab import MatchStatus, PaymentKind
-from referee.ledger import fold, inputs, live, nights, standings, tx
+from referee.ledger import fold, inputs, live, nights, ratelimit, standings, tx
 from referee.ledger.idempotency import Idem
 from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db
 
-#: The most players one tournament seats (200 at 40 tables of 5 is the issue's club evening).
-MAX_PLAYERS = 400
-MAX_SERIES = 50
+#: The most players one tournament seats, and its series (the night's bounds: :mod:`referee.bounds`).
+MAX_PLAYERS = bounds.NIGHT_PLAYERS
+MAX_SERIES = bounds.SERIES
 MAX_TABLE_SIZE = 16
 MAX_SEED = 100
 
@@ -54,21 +54,6 @@ def _int(value: object, field: str, default: int, low: int, high: int) -> int:
         raise BadInput(field, "%(field)s must be a whole number from %(low)s to %(high)s.",
                        field=field, low=low, high=high)
     return value
-
-
-def _players(value: object) -> list[str]:
-    """Distinct player names (more than a night's usual 40 may come to a club evening)."""
-    if not isinstance(value, list):
-        raise BadInput("players", "players must be a list of names.")
-    if len(value) > MAX_PLAYERS:
-        raise BadInput("players", "At most %(n)s players.", n=MAX_PLAYERS)
-    names = [inputs.clean_player(v, "players") for v in value]
-    seen: set[str] = set()
-    for name in names:
-        if name.casefold() in seen:
-            raise BadInput("players", "%(name)s is named twice.", name=repr(name))
-        seen.add(name.casefold())
-    return names
 
 
 @dataclass(frozen=True)
@@ -98,7 +83,7 @@ def check(data: dict[str, Any]) -> Plan:
     game = data.get("game")
     if not isinstance(game, str) or game not in games.GAMES:
         raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
-    players = _players(data.get("players"))
+    players = inputs.clean_players(data.get("players"), "players", MAX_PLAYERS)
     table_size = _int(data.get("table_size"), "table_size", 0, 1, MAX_TABLE_SIZE)
     if "table_size" not in data:
         raise BadInput("table_size", "%(field)s must be a whole number from %(low)s to %(high)s.",
@@ -125,9 +110,15 @@ def check(data: dict[str, Any]) -> Plan:
         raise BadInput("seed", "seed must be text of 1 to %(n)s characters.", n=MAX_SEED)
     minimum = spec(game).min_players
     if fmt == draw.Format.KNOCKOUT:
-        series = len(draw.knockout_plan(len(players), table_size, minimum, advance))
+        plan = draw.knockout_plan(len(players), table_size, minimum, advance)
+        series, tables = len(plan), sum(len(sizes) for sizes in plan)
     else:
-        draw.table_sizes(len(players), table_size, minimum)
+        tables = len(draw.table_sizes(len(players), table_size, minimum)) * series
+    if tables > bounds.NIGHT_MATCHES:
+        raise BadInput("series", "%(players)s players at tables of %(size)s over %(series)s series play at "
+                                 "%(tables)s tables, and one night holds at most %(n)s; choose fewer series or "
+                                 "larger tables.", players=len(players), size=table_size, series=series,
+                       tables=tables, n=bounds.NIGHT_MATCHES)
     return Plan(name, code, game, players, table_size, series, str(fmt), advance, stake, options, fee, prizes,
                 seed)
 
@@ -139,7 +130,7 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
     group_name = inputs.clean_name(group, "group", inputs.MAX_TEXT) if group else plan.name
     tables = draw.draw(plan.players, plan.table_size, spec(plan.game).min_players, plan.seed, 1)
     states = [_start(plan.game, t.players, plan.stake, plan.options) for t in tables]  # 422 before any write
-    with tx.writing(idem=idem):
+    with ratelimit.creating(), tx.writing(idem=idem):
         if group_token is not None:
             grp = nights.group_by_token(group_token) if isinstance(group_token, str) else None
             if grp is None:

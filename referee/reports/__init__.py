@@ -9,17 +9,22 @@ engine's JSON states before and after each step.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 import gc
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from weasyprint import HTML
 
 from referee import exports, games, ledger
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
-from referee.ledger import fold, paying, payments, rights
+from referee.ledger import by_version, fold, paying, payments, rights
 from referee.models import Match, Night
 from referee.reports import sheet
 from referee.reports.codes import qr_img
@@ -105,6 +110,11 @@ def render_pdf(html: str) -> bytes:
     (about a tenth of a long protocol's time) and find next to nothing; what
     the render leaves behind is collected when the collector runs again
     afterwards. Only the thread that paused it turns it back on.
+
+    After a long document (:data:`LONG_HTML`) the render's garbage is
+    collected at once and the C heap's free pages handed back to the system
+    (``malloc_trim``): a worker that printed the largest night's sheets kept
+    its peak (837 MB) for good, though nothing of it was in use.
     """
     paused = gc.isenabled()
     gc.disable()
@@ -113,6 +123,41 @@ def render_pdf(html: str) -> bytes:
     finally:
         if paused:
             gc.enable()
+            if len(html) > LONG_HTML:
+                gc.collect()
+                _trim()
+
+
+#: A document this long (characters of HTML) is collected after and its free memory given back: a page
+#: of a sheet is a few thousand characters, so the common sheets pay nothing (a collection costs ~0.1 s).
+LONG_HTML = 100_000
+_LIBC = ctypes.util.find_library("c")
+_malloc_trim = getattr(ctypes.CDLL(_LIBC), "malloc_trim", None) if _LIBC else None
+
+
+def _trim() -> None:
+    """Hand the C heap's free pages back to the system (glibc only; elsewhere nothing)."""
+    if _malloc_trim is not None:
+        _malloc_trim(0)
+
+
+def kept_pdf(night: Night, what: tuple[Any, ...], html: Callable[[], str]) -> bytes:
+    """The sheet ``what`` of this version of ``night``, rendered once per version, language and host.
+
+    Why: at the end of a club evening many phones ask for the same sheet at
+    once; three settlement sheets of the largest night took three renders
+    (45 s before issue 45.6). The first reader renders, the others at the
+    same moment wait for its answer (:mod:`referee.ledger.by_version`, which
+    forgets it when the night changes). Only a request that may read the
+    sheet gets here.
+    """
+    return by_version.kept(night, ("pdf", *what, str(get_locale()), request.host_url),
+                           lambda: render_pdf(html()), wait=RENDER_WAIT)
+
+
+#: Seconds a reader waits for another's render of the same sheet before it renders its own (a sheet of
+#: the largest night takes a few seconds on a loaded machine; a render that failed lets the waiters go at once).
+RENDER_WAIT = 30.0
 
 
 def pdf_response(data: bytes, filename: str) -> Response:
@@ -151,8 +196,8 @@ def protocol(match_id: int) -> Response:
     except ledger.NotFound:
         abort(404)
     readable(match.night)
-    html = protocol_html(match)
-    return pdf_response(render_pdf(html), f"protocol-{match.game}-{match.id}.pdf")
+    data = kept_pdf(match.night, ("protocol", match.id), lambda: protocol_html(match))
+    return pdf_response(data, f"protocol-{match.game}-{match.id}.pdf")
 
 
 @bp.app_template_global()
@@ -189,7 +234,7 @@ def protocol_html(match: Match) -> str:
 @bp.get("/nights/<int:night_id>/settlement.pdf")
 def settlement_sheet(night_id: int) -> Response:
     night = readable_night(night_id)
-    return pdf_response(render_pdf(settlement_html(night)), f"settlement-{night.id}.pdf")
+    return pdf_response(kept_pdf(night, ("settlement",), lambda: settlement_html(night)), f"settlement-{night.id}.pdf")
 
 
 def settlement_html(night: Night) -> str:
@@ -207,14 +252,19 @@ def settlement_html(night: Night) -> str:
     record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
     money_text = current_app.jinja_env.filters["money"]
 
+    @functools.cache  # a tournament's thousands of amounts are a few hundred values; Babel takes 60 µs for each
     def money(minor: int) -> str:
         return str(money_text(minor, night.currency))
+
+    @functools.cache
+    def plain(minor: int) -> str:
+        return str(current_app.jinja_env.filters["plain_money"](minor, night.currency))
 
     def party(name: str) -> str:
         return _("the pot (game leader)") if name == ledger.POT_PARTY else name
 
     return render_template("reports/settlement.html", night=night, s=s, rows=rows,
-                           results=sheet.results_grid(s, money, party),
+                           results=sheet.results_grid(s, money, party, plain),
                            transfers=sheet.transfers_grid(rows, money, party),
                            record_qr=qr_img(record, _("Online record")), record_url=record,
                            pot_party=ledger.POT_PARTY)

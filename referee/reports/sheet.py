@@ -1,6 +1,8 @@
 """The settlement sheet's tables as text grids (see :mod:`referee.reports.grid` for why).
 
-The results per match are one grid; each payment is one line of aligned text
+The results per match are one grid (a column per match, or, when those
+columns would not fit the page's width, one wrapped column listing each
+player's own matches); each payment is one line of aligned text
 followed by its QR code image and a tick box (``templates/reports/
 settlement.html``), so a row costs WeasyPrint a line of text and an image,
 not five table cells.
@@ -14,32 +16,57 @@ from typing import Any
 from flask_babel import gettext as _
 
 from referee import games
-from referee.reports.grid import Column, Grid, Row, fit
+from referee.reports.grid import GAP, PAGE_CHARS, Column, Grid, Row, fit
 
 
-def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str]) -> Grid:
-    """Per party: the result of each match, the total, opening and paid (when any), what is still open."""
+def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str],
+                 plain: Callable[[int], str] | None = None) -> Grid:
+    """Per party: the result of each match, the total, opening and paid (when any), what is still open.
+
+    A column per match while they fit the page's width; past that (a
+    tournament's hundreds of tables) each party's own matches in one wrapped
+    column, the amounts without their currency (``plain``; the currency is in
+    the column's title). Why: the grid with a column per match was as wide
+    as the matches (1,000 columns, 480 lines of 10,000 characters, cut off at
+    the page's edge) and took WeasyPrint most of a minute; a player plays at
+    a handful of the tables, so the list is a line or two per player.
+    """
     opening = any(s.opening.values())
     paid = any(s.paid.values())
-    columns = [Column(_("Player"))]
-    columns += [Column(f"{games.TITLES.get(m.game, m.game)} #{m.id}", right=True) for m, _a in s.per_match]
-    columns.append(Column(_("Total"), right=True))
+    amount = {name: money(value) for name, value in s.result.items()}  # (formatting money is slow: once each)
+    titles = [f"{games.TITLES.get(m.game, m.game)} #{m.id}" for m, _a in s.per_match]
+    tail = [Column(_("Total"), right=True)]
     if opening:
-        columns.append(Column(_("Opening"), right=True))
+        tail.append(Column(_("Opening"), right=True))
     if paid:
-        columns.append(Column(_("Paid"), right=True))
-    columns.append(Column(_("Open"), right=True))
-    rows = []
-    for name in s.parties:
-        cells = [party(name)] + [money(amounts[name]) if name in amounts else "" for _m, amounts in s.per_match]
-        cells.append(money(s.result[name]))
+        tail.append(Column(_("Paid"), right=True))
+    tail.append(Column(_("Open"), right=True))
+
+    def ends(name: str) -> list[str]:
+        cells = [amount[name]]
         if opening:
             cells.append(money(s.opening[name]))
         if paid:
             cells.append(money(s.paid[name]))
-        cells.append(money(s.open[name]))
-        rows.append(Row(cells))
-    return fit(columns, rows)
+        return [*cells, money(s.open[name])]
+
+    mine: dict[str, dict[int, int]] = {}  # each party's own matches: a handful of a tournament's tables
+    for k, (_m, amounts) in enumerate(s.per_match):
+        for name, value in amounts.items():
+            mine.setdefault(name, {})[k] = value
+    if len(titles) <= PAGE_CHARS // (GAP + 2):  # more columns than that never fit the page
+        wide = fit([Column(_("Player")), *[Column(t, right=True) for t in titles], *tail],
+                   [Row([party(name), *[money(mine[name][k]) if k in mine.get(name, {}) else ""
+                                        for k in range(len(titles))], *ends(name)]) for name in s.parties])
+        if sum(wide.widths) + GAP * (len(wide.widths) - 1) <= PAGE_CHARS:
+            return wide
+    # (one game: "#12 3,00", the game in no entry; the protocols carry the match numbers too)
+    short = [f"#{m.id}" for m, _a in s.per_match] if len({m.game for m, _a in s.per_match}) == 1 else titles
+    amount_of = plain or money
+    rows = [Row([party(name), "; ".join(f"{short[k]} {amount_of(value)}" for k, value in mine.get(name, {}).items()),
+                 *ends(name)]) for name in s.parties]
+    title = f"{_('Matches')} ({s.night.currency})" if plain else _("Matches")
+    return fit([Column(_("Player")), Column(title, wrap=True), *tail], rows)
 
 
 def transfers_grid(rows: list[dict[str, Any]], money: Callable[[int], str], party: Callable[[str], str]) -> Grid:

@@ -8,7 +8,10 @@
 - ``/tournaments/<id>/final.pdf``: the standings, the prizes, and the
   night's settlement (who pays whom), for whoever may read the night.
 
-The QR codes are the sheets' PNG codes (:mod:`referee.reports.codes`).
+The QR codes are the sheets' PNG codes (:mod:`referee.reports.codes`). The
+final sheet's long lists (standings, balances, transfers: 480 players and
+their payments at the largest night) are text grids (:mod:`referee.reports.grid`),
+one line of text per row: as HTML table rows they took WeasyPrint seconds.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from referee import ledger
 from referee.ledger import payments, rights, tournament_view, tournaments
 from referee.ledger.tournament_view import table_tokens
 from referee.models import Night, Tournament
-from referee.reports import allowed, pdf_response, render_pdf
+from referee.reports import allowed, kept_pdf, pdf_response
 from referee.reports.codes import qr_img
+from referee.reports.grid import Column, Row, fit
 
 bp = Blueprint("tournament_sheets", __name__)
 
@@ -55,7 +59,8 @@ def table_cards(tournament_id: int) -> Response:
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
     if not rights.night_access(found.night, token, phone=True).may_edit():  # the organiser's right only
         abort(403)
-    return pdf_response(render_pdf(table_cards_html(found)), f"tables-{tournament_id}.pdf")
+    return pdf_response(kept_pdf(found.night, ("tables", found.id), lambda: table_cards_html(found)),
+                        f"tables-{tournament_id}.pdf")
 
 
 def table_cards_html(found: Tournament) -> str:
@@ -75,7 +80,8 @@ def final_sheet(tournament_id: int) -> Response:
     found = _found(tournament_id)
     if not allowed(found.night):
         abort(403)
-    return pdf_response(render_pdf(final_html(found)), f"tournament-{tournament_id}.pdf")
+    return pdf_response(kept_pdf(found.night, ("final", found.id), lambda: final_html(found)),
+                        f"tournament-{tournament_id}.pdf")
 
 
 def final_html(found: Tournament) -> str:
@@ -84,13 +90,28 @@ def final_html(found: Tournament) -> str:
     s = payments.settlement(night)
     money_text = current_app.jinja_env.filters["money"]
 
+    def money(minor: int) -> str:
+        return str(money_text(minor, night.currency))
+
     def party(name: str) -> str:
         return _("the pot (game leader)") if name == ledger.POT_PARTY else name
 
-    transfers = [{"payer": party(w.payer), "payee": party(w.payee), "amount": money_text(w.amount, night.currency)}
-                 for w in payments.explain(s, s.plan)]
+    knockout = view["format"] == "knockout"
+    standings = fit([Column(_("Place"), right=True), Column(_("Player")),
+                     Column(_("Out in series") if knockout else _("Result"), right=True),
+                     Column(_("Matches"), right=True)],
+                    [Row([str(r["place"]), r["player"],
+                          str(r["out_in_series"] or "–") if knockout else money(r["minor"]), str(r["matches"])])
+                     for r in view["standings"]])
+    prizes = fit([Column(_("Place"), right=True), Column(_("Player")), Column(_("Prize"), right=True)],
+                 [Row([str(p["place"]), p["player"], money(p["minor"])]) for p in view["prizes"]])
+    balances = fit([Column(_("Player")), Column(_("Open"), right=True)],
+                   [Row([party(name), money(s.open.get(name, 0))]) for name in s.parties])
+    explained = payments.explain(s, s.plan)
+    transfers = fit([Column(_("Pays")), Column(_("To")), Column(_("Amount"), right=True)],
+                    [Row([party(w.payer), party(w.payee), money(w.amount)]) for w in explained])
     record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
-    balances = [(party(name), money_text(s.open.get(name, 0), night.currency)) for name in s.parties]
-    return render_template("reports/tournament_final.html", t=view, night=night, transfers=transfers,
-                           balances=balances, exact=s.plan.exact, note=s.plan.note,
+    return render_template("reports/tournament_final.html", t=view, night=night, standings=standings,
+                           prizes=prizes if view["prizes"] else None, balances=balances,
+                           transfers=transfers if explained else None, exact=s.plan.exact, note=s.plan.note,
                            record_qr=qr_img(record, _("Online record")))

@@ -1,9 +1,11 @@
-"""Open live streams never take round entry's threads; caps per credential, night, process; revoked streams end.
+"""Open live streams never take round entry's threads; caps per credential, night, address, process; revoked end.
 
 Against a real gunicorn (one gthread worker, 12 threads, as ``make run``
 serves but small), with real sockets, on SQLite and PostgreSQL. The caps are
-set low (``LIVE_STREAMS=8``, ``LIVE_NIGHT_STREAMS=6``, ``LIVE_TOKEN_STREAMS=5``)
-so that a handful of streams reaches them on 2 shared cores. The streams are
+set low (``LIVE_STREAMS=8``, ``LIVE_NIGHT_STREAMS=6``, ``LIVE_TOKEN_STREAMS=5``,
+``LIVE_ADDRESS_STREAMS=6``) so that a handful of streams reaches them on 2
+shared cores. Streams come from several loopback addresses (``127.0.0.x`` as
+the client's source address), as phones behind different routers. The streams are
 tried one more than the worker has threads: without the caps every thread
 holds a stream and a round entry on another night waits for minutes (the
 test's 5 s timeout), which is what issue 25 saw with 310 streams.
@@ -24,7 +26,7 @@ from tests.faults.server import HOST, Http, MatchRef, Reply, Server, database_ur
 from tests.live.sse import Reader
 
 THREADS = 12
-CAPS = {"LIVE_STREAMS": "8", "LIVE_NIGHT_STREAMS": "6", "LIVE_TOKEN_STREAMS": "5"}
+CAPS = {"LIVE_STREAMS": "8", "LIVE_NIGHT_STREAMS": "6", "LIVE_TOKEN_STREAMS": "5", "LIVE_ADDRESS_STREAMS": "6"}
 ROUND = {"tricks": {"Anna": 1, "Bo": 1, "Cia": 1}}
 
 
@@ -50,8 +52,9 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 class Stream:
     """One stream attempt: its status (0: no answer within the timeout), and its events when it opened."""
 
-    def __init__(self, port: int, night: int, *, view: str | None = None, bearer: str | None = None) -> None:
-        self.conn = http.client.HTTPConnection(HOST, port, timeout=5)
+    def __init__(self, port: int, night: int, *, view: str | None = None, bearer: str | None = None,
+                 source: str = HOST) -> None:
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=5, source_address=(source, 0))
         headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
         self.status, self.headers, self.body = 0, {}, b""
         self.reader: Reader | None = None
@@ -100,9 +103,9 @@ def test_streams_over_the_caps_are_429_and_round_entry_stays_prompt(server: Serv
     phone = Http(server.port)
     a, b, c = (make_match(phone, tag) for tag in ("caps-a", "caps-b", "caps-c"))
     # One more stream than the worker has threads: 6 with A's view link (its cap is 5), 2 with A's edit token
-    # (the night's cap is 6), 6 on night C (the process's cap is 8).
+    # (the night's cap is 6), 6 on night C from another address (the process's cap is 8).
     tries = ([dict(night=a.night, view=a.view_token)] * 6 + [dict(night=a.night, bearer=a.edit_token)] * 2
-             + [dict(night=c.night, view=c.view_token)] * (THREADS + 2 - 8))
+             + [dict(night=c.night, view=c.view_token, source="127.0.0.2")] * (THREADS + 2 - 8))
     streams = [Stream(server.port, **t) for t in tries]  # type: ignore[arg-type]
     try:
         reply, took = _round(server.port, b, "caps-b-1")
@@ -129,6 +132,29 @@ def test_streams_over_the_caps_are_429_and_round_entry_stays_prompt(server: Serv
     again = _opened(server.port, a.night, view=a.view_token)
     assert again.status == 200, again.body
     again.close()
+
+
+def test_one_address_on_its_own_nights_leaves_streams_for_another_address(server: Server) -> None:
+    """Issue 45.4: an outsider's two nights took every stream; one address now holds at most its cap (6 of 8)."""
+    phone = Http(server.port)
+    x, y, z = (make_match(phone, tag) for tag in ("outsider-x", "outsider-y", "club-z"))
+    time.sleep(3)  # the other tests' closed streams give their slots back within live.LOOK (2 s)
+    outsider = [Stream(server.port, m.night, view=m.view_token, source="127.0.0.3") for m in (x, y) for _ in range(4)]
+    try:
+        assert [s.status for s in outsider] == [200] * 6 + [429] * 2
+        refused = [json.loads(s.body)["error"] for s in outsider[6:]]
+        assert all("This address has 6 live streams open" in m for m in refused), refused
+        assert all(s.headers.get("retry-after") == "30" for s in outsider[6:])
+        club = Stream(server.port, z.night, view=z.view_token, source="127.0.0.4")
+        try:
+            assert club.status == 200, club.body
+            assert _round(server.port, z, "outsider-z-1")[0].status == 201
+            assert club.reader is not None and club.reader.until(lambda e: e["what"] == "round")[0]["night"] == z.night
+        finally:
+            club.close()
+    finally:
+        for s in outsider:
+            s.close()
 
 
 def test_a_stream_opened_with_a_revoked_edit_token_ends(server: Server) -> None:
@@ -160,7 +186,7 @@ def test_a_stream_closed_before_its_first_chunk_gives_its_slot_back() -> None:
     """A client gone at once: the server closes a body it never read (a generator's ``finally`` would not run)."""
     from referee.live_slots import Full, Held, Slots
 
-    slots = Slots(total=1, per_night=1, per_token=1)
+    slots = Slots(total=1, per_night=1, per_token=1, per_address=1)
 
     def body() -> Iterator[str]:
         yield "retry: 2000\n\n"
@@ -171,4 +197,23 @@ def test_a_stream_closed_before_its_first_chunk_gives_its_slot_back() -> None:
         slots.take(8, "other")
     ticket.release()
     ticket.release()  # given back once
-    assert (slots.open, dict(slots.nights), dict(slots.tokens)) == (0, {}, {})
+    assert (slots.open, dict(slots.nights), dict(slots.tokens), dict(slots.addresses)) == (0, {}, {}, {})
+
+
+def test_no_night_link_or_address_holds_more_than_three_quarters_of_the_streams() -> None:
+    """A server run with few streams (the issue's 30) keeps a quarter for the others whatever the caps say."""
+    from referee import config
+    from referee.live_slots import Full, Slots, address_key
+
+    defaults = config.load({})
+    slots = Slots(30, defaults["LIVE_NIGHT_STREAMS"], defaults["LIVE_TOKEN_STREAMS"],
+                  defaults["LIVE_ADDRESS_STREAMS"])
+    assert (slots.per_night, slots.per_token, slots.per_address) == (22, 22, 22)
+    tickets = [slots.take(1 + k % 2, f"link{k % 2}", address_key("2001:db8::1")) for k in range(22)]
+    with pytest.raises(Full, match="This address has 22 live streams open"):
+        slots.take(3, "link3", address_key("2001:db8::ffff:1"))  # the same /64: the same household
+    tickets.append(slots.take(3, "link3", address_key("2001:db8:0:1::1")))  # another /64
+    assert address_key("::ffff:10.0.0.1") == address_key("10.0.0.1") == "10.0.0.1"
+    for t in tickets:
+        t.release()
+    assert slots.open == 0

@@ -103,3 +103,25 @@ def test_final_sheet_standings_prizes_and_settlement(client: Any, tmp_path: Path
     assert "Who pays whom" in text and "payment" in text
     codes = page_qr_codes(resp.get_data(), 1, tmp_path, dpi=300)
     assert codes == [f"http://localhost/v/{made['view_token']}"]
+
+
+def test_the_settlement_of_more_tables_than_fit_the_page_lists_each_players_own(client: Any, tmp_path: Path) -> None:
+    """Issue 45.6: a column per match ran off the page (10,000 characters a line at 1,000 tables, 15 s).
+
+    Past the page's width each player's line lists the matches they played, the amounts without the
+    currency, which the column's title names.
+    """
+    players = [f"Spelare {k:02d}" for k in range(30)]
+    resp = client.post("/api/tournaments", json={
+        "name": "Klubbkväll", "currency": "SEK", "game": "schwimmen", "players": players, "table_size": 3,
+        "series": 1, "stake": "1.00", "seed": "wide"})
+    assert resp.status_code == 201, resp.get_json()
+    made = resp.get_json()
+    sheet = client.get(f"/nights/{made['night']}/settlement.pdf",
+                       headers={"Authorization": f"Bearer {made['edit_token']}"})
+    assert sheet.status_code == 200
+    text = " ".join(pdftotext(sheet.get_data(), tmp_path))
+    assert "Player Matches Total Open (SEK)" in text and "Schwimmen #" not in text  # (the title wraps)
+    for table in made["tables"]:
+        for name in table["players"]:
+            assert f"{name} #{table['match']} -1.00 " in text, (name, table)  # its one table (the stake in), totals

@@ -82,7 +82,7 @@ def test_an_imported_round_numbered_past_the_match_limit_is_refused(small: Any) 
 
 def test_the_limits_are_configured_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert config.load({"INSTANCE_PATH": str(tmp_path)})["MAX_MATCH_EVENTS"] == 5000
-    assert config.load({"INSTANCE_PATH": str(tmp_path)})["MAX_IMPORT_EVENTS"] == 10000
+    assert config.load({"INSTANCE_PATH": str(tmp_path)})["MAX_IMPORT_EVENTS"] == 20000  # referee/bounds.py
     monkeypatch.setenv("MAX_MATCH_EVENTS", "700")
     monkeypatch.setenv("MAX_IMPORT_EVENTS", "900")
     settings = config.load({"INSTANCE_PATH": str(tmp_path)})

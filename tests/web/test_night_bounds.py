@@ -1,0 +1,187 @@
+"""What one night may hold and what one address may create in an hour (issue 45.6), on SQLite and PostgreSQL.
+
+The bounds are :mod:`referee.bounds`: a refused night, tournament, match or
+round is a ``400`` naming the bound and writes no row; the address past its
+creations is a ``429`` with ``Retry-After`` and a sentence, and another
+address still creates. The export of a night at the bounds (480 players,
+1,000 matches, the configured events) imports again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from referee import bounds
+from referee.engine import BadInput
+from referee.models import db
+from tests.conftest import make_app
+from tests.tournament.helpers import bearer
+from tests.web.helpers import Api
+
+PLAYERS = ["Anna", "Bo", "Cia"]
+ROUND = {"participants": ["Anna", "Bo", "Cia"], "tricks": {"Anna": 1, "Bo": 1, "Cia": 1}}
+
+
+def rows(app: Any) -> dict[str, int]:
+    """Rows of every table (the creations' counts too)."""
+    with app.app_context():
+        return {t.name: int(db.session.scalar(select(func.count()).select_from(t)) or 0)
+                for t in db.metadata.sorted_tables}
+
+
+@pytest.fixture
+def small(backend: str, tmp_path: Path) -> Iterator[Any]:
+    """The app with a night of at most 5 events and 3 creations an hour per address."""
+    application = make_app(backend, tmp_path, MAX_IMPORT_EVENTS=5, CREATIONS_PER_HOUR=3)
+    yield application
+    with application.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def _tournament(players: int, table_size: int, series: int) -> dict[str, Any]:
+    return {"name": "Klubbkväll", "currency": "SEK", "game": "schwimmen", "table_size": table_size,
+            "players": [f"Spelare {k:03d}" for k in range(players)], "series": series, "stake": "1.00"}
+
+
+def test_a_tournament_past_the_night_bounds_is_refused_and_writes_nothing(app: Any) -> None:
+    client = app.test_client()
+    before = rows(app)
+    # The issue's night: 400 players at tables of 2 over 50 series, 10,000 tables.
+    reply = client.post("/api/tournaments", json=_tournament(400, 2, 50))
+    body = reply.get_json()
+    assert reply.status_code == 400 and body["field"] == "series", body
+    assert "play at 10000 tables, and one night holds at most 1000" in body["error"], body
+    reply = client.post("/api/tournaments", json=_tournament(bounds.NIGHT_PLAYERS + 1, 4, 1))
+    assert reply.status_code == 400 and reply.get_json()["field"] == "players", reply.get_json()
+    assert rows(app) == before
+    # A club evening of 480 at tables of 4 over 8 series (960 tables) is in.
+    reply = client.post("/api/tournaments", json=_tournament(480, 4, 8))
+    assert reply.status_code == 201, reply.get_json()
+    assert len(reply.get_json()["tables"]) == 120
+
+
+def test_a_night_at_its_matches_takes_no_more(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "NIGHT_MATCHES", 2)
+    api = Api(app.test_client())
+    api.new_night(PLAYERS)
+    for _ in range(2):
+        api.new_match("svangknack", PLAYERS, stake="3.00")
+    before = rows(app)
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/matches",
+                            {"game": "svangknack", "players": PLAYERS, "stake": "3.00"})
+    assert status == 400 and "This night has 2 matches, the most a night may hold" in body["error"], body
+    assert rows(app) == before
+
+
+def test_a_tournament_nights_own_matches_leave_room_for_its_series_to_come(app: Any,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "NIGHT_MATCHES", 7)
+    client = app.test_client()
+    made = client.post("/api/tournaments", json=_tournament(4, 2, 3)).get_json()  # 2 tables now, 4 to come
+    api = Api(client)
+    api.token, api.night = made["edit_token"], {"id": made["night"]}
+    seats = made["tables"][0]["players"]
+    api.new_match("schwimmen", seats, stake="1.00")  # the seventh place
+    status, body = api.call("POST", f"/api/nights/{made['night']}/matches",
+                            {"game": "schwimmen", "players": seats, "stake": "1.00"})
+    assert status == 400 and "This night has 7 matches" in body["error"], body
+
+
+def test_a_night_at_its_events_takes_no_more_rounds_and_every_table_still_closes(small: Any) -> None:
+    api = Api(small.test_client())
+    api.new_night(PLAYERS)
+    first, second = (int(api.new_match("svangknack", PLAYERS, stake="3.00")["id"]) for _ in range(2))
+    for match in (first, second, first):  # 3 rounds; with the two closes kept free, 5 events: the bound
+        status, body = api.round(match, ROUND)
+        assert status == 201, body
+    before = rows(small)
+    status, body = api.round(second, ROUND)
+    assert status == 400 and body["field"] == "round", body
+    assert "This night holds 5 entries, the most a night may hold" in body["error"], body
+    assert rows(small) == before
+    for match in (first, second):
+        status, body = api.call("POST", f"/api/matches/{match}/close", {"pot": "split"})
+        assert status == 200, body
+    # Full: its export imports again (the import's budget is the night's bound).
+    status, export = api.call("GET", f"/api/nights/{api.night['id']}/export.json")
+    assert status == 200 and sum(len(m["rounds"]) for m in export["matches"]) == 5
+    status, body = api.call("POST", "/api/import", export, token=None)
+    assert status == 201, body
+
+
+def test_one_address_creates_at_most_its_share_an_hour(small: Any) -> None:
+    client = small.test_client()
+    outsider = {"REMOTE_ADDR": "10.45.6.1"}
+    night = {"name": "Kväll", "currency": "SEK", "players": PLAYERS}
+    assert client.post("/api/nights", json=night, environ_overrides=outsider).status_code == 201
+    tourn = _tournament(6, 3, 1)
+    assert client.post("/api/tournaments", json=tourn, environ_overrides=outsider).status_code == 201
+    made = client.post("/api/nights", json=night, environ_overrides=outsider)
+    assert made.status_code == 201
+    export = client.get(f"/api/nights/{made.get_json()['id']}/export.json",
+                        headers=bearer(made.get_json()["edit_token"]))
+    before = rows(small)
+    for path, body in (("/api/nights", night), ("/api/tournaments", tourn), ("/api/import", export.get_json())):
+        reply = client.post(path, json=body, environ_overrides=outsider)
+        assert reply.status_code == 429, (path, reply.get_json())
+        assert "This address has created 3 nights and tournaments within the hour" in reply.get_json()["error"]
+        assert 0 < int(reply.headers["Retry-After"]) <= 3960
+    assert rows(small) == before
+    # The page's form answers the same, in the phone's language.
+    page = client.post("/nights/new", data={"name": "Kväll", "currency": "SEK", "players": "Anna\nBo\nCia"},
+                       environ_overrides=outsider, headers={"Accept-Language": "sv"})
+    assert page.status_code == 429 and "Den här adressen har skapat 3" in page.get_data(as_text=True)
+    # Another address (another club behind its own router) still creates.
+    assert client.post("/api/nights", json=night, environ_overrides={"REMOTE_ADDR": "10.45.6.2"}).status_code == 201
+
+
+def test_the_export_of_a_night_at_the_bounds_imports_again(backend: str, tmp_path: Path) -> None:
+    """480 players, 1,000 matches (a tournament's 960 tables and 40 more) and the night's events, all of them."""
+    from referee import ledger
+    from referee.ledger import tournaments as tourneys
+
+    limit = 1_004  # (the configured events: a close of each match and four rounds)
+    application = make_app(backend, tmp_path, MAX_IMPORT_EVENTS=limit)
+    try:
+        with application.test_request_context("/"):
+            data = _tournament(bounds.NIGHT_PLAYERS, 4, 8)
+            tourn = tourneys.create(tourneys.check(data))
+            for _series in range(8):
+                for table in tourneys.current_tables(tourneys.get(tourn.id)):
+                    ledger.close_match(table.match_id, "split")
+                tourneys.next_series(tourn.id)
+            night = ledger.get_night(tourn.night_id)
+            extra = [ledger.create_match(night, "svangknack", data["players"][k:k + 3], data["players"][k], "3.00")
+                     for k in range(bounds.NIGHT_MATCHES - len(night.matches))]
+            for match in extra[:-1]:
+                ledger.close_match(match.id, "split")
+            last = extra[-1]
+            played, state = 0, ledger.state_of(last)
+            while True:  # rounds until the night is full (its last close kept free): the svängare alone
+                try:
+                    _round, state = ledger.add_round(last.id, {"participants": [last.seats[(state.dealer + 1) % 3]]})
+                except BadInput as refused:
+                    assert refused.params == {"n": limit} and "the most a night may hold" in refused.template
+                    break
+                played += 1
+            ledger.close_match(last.id, "split")
+            night_id, token = night.id, night.edit_token
+        assert played == 4
+        client = application.test_client()
+        export = client.get(f"/api/nights/{night_id}/export.json", headers=bearer(token)).get_json()
+        assert (len(export["players"]), len(export["matches"])) == (bounds.NIGHT_PLAYERS, bounds.NIGHT_MATCHES)
+        assert sum(len(m["rounds"]) for m in export["matches"]) == limit
+        reply = client.post("/api/import", json=export)
+        assert reply.status_code == 201, reply.get_json()
+        imported = client.get(f"/api/nights/{reply.get_json()['id']}", headers=bearer(reply.get_json()["edit_token"]))
+        assert len(imported.get_json()["matches"]) == bounds.NIGHT_MATCHES
+    finally:
+        with application.app_context():
+            db.session.remove()
+            db.engine.dispose()
