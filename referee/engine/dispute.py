@@ -243,4 +243,6 @@ def judge_dispute(d: Dispute, translate: Callable[[str], str] = str) -> dict[str
     }
 
 
-__all__ = ["FACTS", "Dispute", "Fact", "facts", "judge_dispute", "parse_dispute"]
+__all__ = [
+    "FACTS", "Dispute", "Fact", "facts", "judge_dispute", "parse_dispute",
+]

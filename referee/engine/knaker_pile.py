@@ -114,6 +114,7 @@ from referee.engine.cards import Card
 from referee.engine.knaker_pile_group import Group, judge_group
 from referee.engine.knaker_pile_play import (
     HANDICAPS,
+    MAX_DOTS,
     SOURCES,
     Lay,
     PileCard,
@@ -290,6 +291,6 @@ def verdict_json(v: Verdict, translate: Callable[[str], str] = str) -> dict[str,
 
 
 __all__ = [
-    "HANDICAPS", "LEVEL_WORDS", "NAME", "RULE_TEXT", "SOURCES", "Lay", "PileCard", "Play", "Step", "Verdict", "check",
-    "judge", "lay", "parse_play", "pile_json", "play_json", "verdict_json",
+    "HANDICAPS", "LEVEL_WORDS", "MAX_DOTS", "NAME", "RULE_TEXT", "SOURCES", "Lay", "PileCard", "Play", "Step",
+    "Verdict", "check", "judge", "lay", "parse_play", "pile_json", "play_json", "verdict_json",
 ]

@@ -226,4 +226,6 @@ def _ladder_rule(ranks: list[str], after: tuple[PileCard, ...], new_from: int) -
     return "KN-12"
 
 
-__all__ = ["Group", "judge_group"]
+__all__ = [
+    "Group", "judge_group",
+]

@@ -220,4 +220,6 @@ def _check_ladder(ranks: list[str], double_deck: bool) -> None:
         raise ShapeError("KN-12", N_("A ladder needs at least three different ranks (KN-12)."))
 
 
-__all__ = ["KNAKER_RULE", "NO_RUN", "ShapeError", "Top", "check_card", "pile_top", "shape"]
+__all__ = [
+    "KNAKER_RULE", "NO_RUN", "ShapeError", "Top", "check_card", "pile_top", "shape",
+]

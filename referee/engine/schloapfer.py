@@ -395,7 +395,7 @@ def state_json(state: State, money: Money) -> dict[str, Any]:
 
 
 __all__ = [
-    "DECK", "DECK_RANKS", "NAME", "CardEyes", "Deal", "EyeCount", "Options", "Round", "State", "apply", "card_eyes",
-    "check", "close", "count_eyes", "deal_json", "eye_count", "eye_count_json", "forehand",
+    "DECK", "DECK_RANKS", "IN", "NAME", "CardEyes", "Deal", "EyeCount", "Options", "Round", "State", "apply",
+    "card_eyes", "check", "close", "count_eyes", "deal_json", "eye_count", "eye_count_json", "forehand",
     "parse_eyes_request", "parse_round", "round_json", "start", "state_json", "strokes_at_stake",
 ]

@@ -87,4 +87,6 @@ def validate(state: State, rnd: Round) -> tuple[int, ...]:
     return played
 
 
-__all__ = ["check_open", "ended_message", "validate"]
+__all__ = [
+    "check_open", "ended_message", "validate",
+]

@@ -96,14 +96,6 @@ def eye_count_json(count: EyeCount) -> dict[str, Any]:
 
 
 __all__ = [
-    "DECK",
-    "DECK_RANKS",
-    "TOTAL_EYES",
-    "CardEyes",
-    "EyeCount",
-    "card_eyes",
-    "count_eyes",
-    "eye_count",
-    "eye_count_json",
-    "parse_eyes_request",
+    "DECK", "DECK_RANKS", "TOTAL_EYES", "CardEyes", "EyeCount", "card_eyes", "count_eyes", "eye_count",
+    "eye_count_json", "parse_eyes_request",
 ]
