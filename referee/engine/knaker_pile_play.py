@@ -67,7 +67,7 @@ class Step:
 
     @property
     def reason(self) -> str:
-        """The reason in English (:func:`verdict_json` translates it)."""
+        """The reason in English (:func:`~referee.engine.knaker_pile.verdict_json` translates it)."""
         return str(self.why)
 
 
@@ -88,7 +88,7 @@ class Verdict:
 
     @property
     def reason(self) -> str:
-        """The reason in English (:func:`verdict_json` translates it)."""
+        """The reason in English (:func:`~referee.engine.knaker_pile.verdict_json` translates it)."""
         return show(self.why)
 
 

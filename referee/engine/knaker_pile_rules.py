@@ -35,7 +35,7 @@ _COURT_OR_ACE = ("J", "Q", "K", "A")
 NO_RUN = ("2", "7", "X")  # KN-4.2: these never flip by a run
 
 _KNAKER_ALLOWED = {1: frozenset({"2", "3", "7", "10", "X"}), 2: frozenset({"2", "3", "10", "X"}),
-                   3: frozenset({"10"})}  # three/four 3s on a triple: see _check_entry
+                   3: frozenset({"10"})}  # three/four 3s on a triple: see knaker_pile_group._check_entry
 KNAKER_RULE = {1: "KN-10", 2: "KN-10.1", 3: "KN-10.2"}
 _KAJAK_ALLOWED = {1: frozenset({"2", "3", "7", "10", "X"}), 2: frozenset({"2", "3", "10", "X"}),
                   3: frozenset({"2", "10", "X"}), 4: frozenset({"10", "X"}), 5: frozenset({"X"}),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from referee.engine import N_, Msg, msg
 from referee.engine.cards import Card
 
-#: Every rule ID :func:`judge` can return (in ``rule`` or ``outcome_rule``).
+#: Every rule ID :func:`~referee.engine.knaker_pile.judge` can return (in ``rule`` or ``outcome_rule``).
 RULE_TEXT: dict[str, str] = {
     "KN-3": N_("A card may be laid if it is equal to or higher than the card beneath (3 4 5 6 8 9 J Q K A); "
                "anything on an empty pile."),
