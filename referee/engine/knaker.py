@@ -10,9 +10,8 @@ by :func:`parse_round`:
 - a dot ``{"dot": {"player": "Bo", "offence": "swap_face_down", "dots": 2}}``
   (KN-16; the service wraps the body of ``POST .../dots`` as ``{"dot": body}``).
 
-The offences, their dots and what a player's dots mean are
-:mod:`referee.engine.knaker_dots`'s (re-exported here); this module is the
-match: its records, a game's places, standings and money, start and close.
+The offences, their dots and what dots mean are :mod:`referee.engine.knaker_dots`'s
+(re-exported here); this module is the match: records, places, standings, money.
 
 Decisions where the digest is silent (each also in the report; those on dots alone are
 :mod:`referee.engine.knaker_dots`'s):

@@ -7,10 +7,9 @@ deal, it does not referee the cards. The eye counter
 (:mod:`referee.engine.schloapfer_eyes`, re-exported here) helps the table add
 up the cards a player took (SL-2).
 
-This module is the match: its records, the checks of a deal (SL-13), the
-match's start, close and JSON. The arithmetic of one deal (strokes, rings,
-the end of the match and its money) is the steps of
-:mod:`referee.engine.schloapfer_deal`, which :func:`apply` calls in order.
+This module is the match: its records, start, close and JSON. :func:`apply`
+asks :mod:`referee.engine.schloapfer_checks` whether a deal may be entered
+(SL-13), then the steps of :mod:`referee.engine.schloapfer_deal` what it does.
 
 Bookkeeping per player (tuples aligned with ``players``)::
 

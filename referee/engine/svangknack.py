@@ -4,6 +4,11 @@ The digest is ``rules/svangknack.md``; the seed is the SSKF's international
 rules of 2003. ``SK-15`` (how the tricks are played) is table-only: the app
 records the tricks each participant took, it does not referee the cards.
 
+This module is the match: its records, start, the pot's arithmetic of a
+round, close and JSON. A round's checks (who svängar, who plays, the tricks)
+are the steps of :mod:`referee.engine.svangknack_checks`; the draw for the
+first dealer (SK-3) is :mod:`referee.engine.svangknack_draw` (re-exported).
+
 Money (minor units, never floats)::
 
     pot P (always divisible by 3), trick value P/3
