@@ -106,59 +106,95 @@ def _lowest(game: str, cards: list[Card], trump: str | None) -> Card | None:
     return min(cards, key=lambda c: (strength(game, c, trump), c.suit)) if cards else None
 
 
+class _Offers:
+    """The facts offered so far: each new fact gets the lowest card of its pool that is no other fact's witness."""
+
+    def __init__(self, game: str, trump: str | None) -> None:
+        self.game, self.trump = game, trump
+        self.facts: list[Fact] = []
+
+    def offer(self, fid: str, label: Msg, phrase: Msg, pool: list[Card]) -> None:
+        taken = {f.witness for f in self.facts}
+        witness = _lowest(self.game, [c for c in pool if c not in taken], self.trump)
+        if witness is not None:
+            self.facts.append(Fact(fid, label, witness, phrase))
+
+
 def facts(d: Dispute) -> list[Fact]:
     """The facts about the hand of the card's player that could change the verdict, each with its witness."""
-    game, trump, card, before = d.game, d.trump, d.card, d.trick[:d.position]
-    free = [c for c in sorted(DECKS[game]) if c not in d.trick]
-    out: list[Fact] = []
-
-    def offer(fid: str, label: Msg, phrase: Msg, pool: list[Card]) -> None:
-        witness = _lowest(game, [c for c in pool if c not in {f.witness for f in out}], trump)
-        if witness is not None:
-            out.append(Fact(fid, label, witness, phrase))
-
+    before = d.trick[:d.position]
+    free = [c for c in sorted(DECKS[d.game]) if c not in d.trick]
+    offers = _Offers(d.game, d.trump)
     if not before:
-        if game == "svangknack" and trump is not None and card.suit != trump:
-            sym = SUIT_SYMBOLS[trump]
-            offer("second", msg(N_("won trick 1 and had a trump (%(suit)s)"), suit=sym),
-                  msg(N_("a %(suit)s"), suit=sym), [c for c in free if c.suit == trump])
-        return out
-    led = before[0].suit
-    top = top_of(game, before, led, trump)
-    assert top is not None
+        _lead_facts(offers, d.card, free)
+    elif d.game == "schloapfer":
+        _schloapfer_facts(offers, d.card, before, free)
+    else:
+        led = before[0].suit
+        top = top_of(d.game, before, led, d.trump)
+        assert top is not None
+        _follow_facts(offers, d.card, led, top, free)
+        _trump_facts(offers, d.card, before, led, free)
+    return offers.facts
+
+
+def _lead_facts(offers: _Offers, card: Card, free: list[Card]) -> None:
+    """The card leads the trick: only Svängknack's "trumf i andra" can make a lead illegal (SK-15)."""
+    trump = offers.trump
+    if offers.game == "svangknack" and trump is not None and card.suit != trump:
+        sym = SUIT_SYMBOLS[trump]
+        offers.offer("second", msg(N_("won trick 1 and had a trump (%(suit)s)"), suit=sym),
+                     msg(N_("a %(suit)s"), suit=sym), [c for c in free if c.suit == trump])
+
+
+def _follow_facts(offers: _Offers, card: Card, led: str, top: Card, free: list[Card]) -> None:
+    """Svängknack and Kul: following suit (had the suit led) and going over (had a higher card of it)."""
+    game, trump = offers.game, offers.trump
+    higher = [c for c in free if beats(game, c, top, trump)]
     led_sym = SUIT_SYMBOLS[led]
-    if game != "schloapfer":
-        higher = [c for c in free if beats(game, c, top, trump)]
-        if card.suit != led:
-            offer("suit", msg(N_("had %(suit)s"), suit=led_sym), msg(N_("a %(suit)s"), suit=led_sym),
-                  [c for c in free if c.suit == led and c not in higher] or [c for c in free if c.suit == led])
-        if not beats(game, card, top, trump):
-            offer("higher", msg(N_("had a %(suit)s higher than %(top)s"), suit=led_sym, top=top.label),
-                  msg(N_("a higher %(suit)s"), suit=led_sym), higher)
-        if trump is not None and trump != led and card.suit not in (led, trump):
-            trumps = [c for c in free if c.suit == trump]
-            sym = SUIT_SYMBOLS[trump]
-            offer("trump", msg(N_("had a trump (%(suit)s)"), suit=sym), msg(N_("a %(suit)s"), suit=sym), trumps)
-        top_trump = top_of(game, before, trump, trump) if trump is not None and trump != led else None
-        if top_trump is not None and card.suit != led and not beats(game, card, top_trump, trump):
-            offer("higher_trump", msg(N_("had a trump higher than %(top)s"), top=top_trump.label),
-                  msg(N_("a higher %(suit)s"), suit=SUIT_SYMBOLS[top_trump.suit]),
-                  [c for c in free if beats(game, c, top_trump, trump)])
-        return out
+    if card.suit != led:
+        offers.offer("suit", msg(N_("had %(suit)s"), suit=led_sym), msg(N_("a %(suit)s"), suit=led_sym),
+                     [c for c in free if c.suit == led and c not in higher] or [c for c in free if c.suit == led])
+    if not beats(game, card, top, trump):
+        offers.offer("higher", msg(N_("had a %(suit)s higher than %(top)s"), suit=led_sym, top=top.label),
+                     msg(N_("a higher %(suit)s"), suit=led_sym), higher)
+
+
+def _trump_facts(offers: _Offers, card: Card, before: tuple[Card, ...], led: str, free: list[Card]) -> None:
+    """Svängknack and Kul: trumping when void (had a trump) and over-trumping (had a higher trump)."""
+    game, trump = offers.game, offers.trump
+    if trump is None or trump == led:
+        return
+    if card.suit not in (led, trump):
+        sym = SUIT_SYMBOLS[trump]
+        offers.offer("trump", msg(N_("had a trump (%(suit)s)"), suit=sym), msg(N_("a %(suit)s"), suit=sym),
+                     [c for c in free if c.suit == trump])
+    top_trump = top_of(game, before, trump, trump)
+    if top_trump is not None and card.suit != led and not beats(game, card, top_trump, trump):
+        offers.offer("higher_trump", msg(N_("had a trump higher than %(top)s"), top=top_trump.label),
+                     msg(N_("a higher %(suit)s"), suit=SUIT_SYMBOLS[top_trump.suit]),
+                     [c for c in free if beats(game, c, top_trump, trump)])
+
+
+def _schloapfer_facts(offers: _Offers, card: Card, before: tuple[Card, ...], free: list[Card]) -> None:
+    """Schloapfer (SL-14): a trump lead asks for a trump other than the jack; else the suit, or not trumping."""
+    game, trump = offers.game, offers.trump
     assert trump is not None
+    led = before[0].suit
     if led == trump:
         if card.suit != trump:
-            offer("trump", msg(N_("had a trump other than the jack (%(suit)s)"), suit=SUIT_SYMBOLS[trump]),
-                  msg(N_("a trump other than the jack")), [c for c in free if c.suit == trump and c.rank != "J"])
-        return out
+            offers.offer("trump", msg(N_("had a trump other than the jack (%(suit)s)"), suit=SUIT_SYMBOLS[trump]),
+                         msg(N_("a trump other than the jack")),
+                         [c for c in free if c.suit == trump and c.rank != "J"])
+        return
+    led_sym = SUIT_SYMBOLS[led]
     if card.suit not in (led, trump):
-        offer("suit", msg(N_("had %(suit)s"), suit=led_sym), msg(N_("a %(suit)s"), suit=led_sym),
-              [c for c in free if c.suit == led])
+        offers.offer("suit", msg(N_("had %(suit)s"), suit=led_sym), msg(N_("a %(suit)s"), suit=led_sym),
+                     [c for c in free if c.suit == led])
     top_trump = top_of(game, before, trump, trump)
     if card.suit == trump and top_trump is not None and not beats(game, card, top_trump, trump):
-        offer("side", msg(N_("had a card that is not a trump")), msg(N_("a card that is not a trump")),
-              [c for c in free if c.suit not in (led, trump)] or [c for c in free if c.suit != trump])
-    return out
+        offers.offer("side", msg(N_("had a card that is not a trump")), msg(N_("a card that is not a trump")),
+                     [c for c in free if c.suit not in (led, trump)] or [c for c in free if c.suit != trump])
 
 
 def _named(violation: RuleViolation, phrases: Mapping[str, Msg]) -> RuleViolation:
@@ -207,4 +243,6 @@ def judge_dispute(d: Dispute, translate: Callable[[str], str] = str) -> dict[str
     }
 
 
-__all__ = ["FACTS", "Dispute", "Fact", "facts", "judge_dispute", "parse_dispute"]
+__all__ = [
+    "FACTS", "Dispute", "Fact", "facts", "judge_dispute", "parse_dispute",
+]

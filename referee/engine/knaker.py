@@ -10,22 +10,11 @@ by :func:`parse_round`:
 - a dot ``{"dot": {"player": "Bo", "offence": "swap_face_down", "dots": 2}}``
   (KN-16; the service wraps the body of ``POST .../dots`` as ``{"dot": body}``).
 
-Offences (``offence`` -> dots, rule):
+The offences, their dots and what dots mean are :mod:`referee.engine.knaker_dots`'s
+(re-exported here); this module is the match: records, places, standings, money.
 
-==================  =====================  ==========================================
-``ordinary``        1                      KN-16 (drawing too late/too many KN-3.4,
-                                           looking at a face-down card, ...)
-``swap_face_down``  2                      KN-16.2
-``turn_face_down``  2                      KN-16.2
-``throw_last_card`` 3                      KN-16.2
-``denial``          1 more                 KN-16.5
-``giffelcheat``     disqualification       KN-16.3
-``other``           the leader's 1 to 4    KN-16.2 ("max four dots per cheat")
-``spectator``       1 for the NEXT game    KN-16.1
-``bad_loser``       1 for the NEXT game    KN-16.9
-==================  =====================  ==========================================
-
-Decisions where the digest is silent (each also in the report):
+Decisions where the digest is silent (each also in the report; those on dots alone are
+:mod:`referee.engine.knaker_dots`'s):
 
 - Places (KN-7): ``out`` takes the best free place, ``lost`` and
   ``disqualified`` the worst free place. Several players in one ``out`` element
@@ -44,16 +33,6 @@ Decisions where the digest is silent (each also in the report):
   player as ``disqualified`` without a recorded dot (e.g. a giffelcheat noticed
   while entering the result). A disqualified player gets no more in-game dots;
   ``spectator``/``bad_loser`` dots for the next game are still accepted.
-- Dots of named offences are fixed by the rules: a ``dots`` value that differs
-  is refused citing the offence's rule; only ``other`` takes 1 to 4 (required).
-  ``giffelcheat`` takes no ``dots``. ``denial`` needs an earlier in-game offence
-  of that player in this game that was not already denied (KN-16.5). Dots are
-  not capped at 5 (the 6th and 7th may come from one heavy offence); the count
-  is shown as given.
-- Carried dots (KN-16.1, KN-16.9) become the player's dots when the next game
-  starts, i.e. when the current game's result is entered; the consequences of
-  KN-16.8 apply to them as to any dot (5 carried dots: disqualified from the
-  start).
 - Dealer: the seed names no dealer rule, so the deal moves one seat clockwise
   after each game.
 - Money (KN-L): ``loser_pays``: every player on the last place (the largest
@@ -78,7 +57,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import N_, BadInput, MatchState, RuleViolation, check_conserved, seat_of, violation
+from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, seat_of, violation
+from referee.engine.knaker_dots import (
+    OFFENCES,
+    apply_dot,
+    consequence,
+    disqualified_by,
+)
 from referee.engine.money import Money, add, share
 from referee.engine.records import expect_int, expect_object, expect_player, expect_str, option
 
@@ -87,47 +72,9 @@ NAME = "knaker"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 MAX_PLAYERS_DOUBLE = 12
-DISQUALIFYING_DOTS = 5
 
 #: Event keys of a game result, in the order the contract names them.
 EVENT_KINDS: tuple[str, ...] = ("out", "lost", "disqualified")
-
-
-@dataclass(frozen=True)
-class Offence:
-    """One kind of offence: its default dots (None: disqualification), rule, wording."""
-
-    name: str
-    dots: int | None
-    rule: str
-    label: str
-    fixed: bool = True
-    next_game: bool = False
-
-
-OFFENCES: dict[str, Offence] = {o.name: o for o in (
-    Offence("ordinary", 1, "KN-16", "an ordinary cheat"),
-    Offence("swap_face_down", 2, "KN-16.2", "swapping face-down cards"),
-    Offence("turn_face_down", 2, "KN-16.2", "turning a face-down card face up"),
-    Offence("throw_last_card", 3, "KN-16.2", "throwing away one's last card"),
-    Offence("denial", 1, "KN-16.5", "denying a cheat and then being found guilty"),
-    Offence("giffelcheat", None, "KN-16.3", "a giffelcheat"),
-    Offence("other", None, "KN-16.2", "another cheat", fixed=False),
-    Offence("spectator", 1, "KN-16.1", "a spectator pointing out a cheat", next_game=True),
-    Offence("bad_loser", 1, "KN-16.9", "leaving a game after a majority decision", next_game=True),
-)}
-
-#: The refusal of a wrong ``dots`` value for each offence with fixed dots (KN-16 .. KN-16.9), one
-#: translatable template each; ``entered`` is the value given.
-_WRONG_DOTS: dict[str, str] = {
-    "ordinary": N_("An ordinary cheat gives 1 dot; you entered %(entered)s (KN-16)."),
-    "swap_face_down": N_("Swapping face-down cards gives 2 dots; you entered %(entered)s (KN-16.2)."),
-    "turn_face_down": N_("Turning a face-down card face up gives 2 dots; you entered %(entered)s (KN-16.2)."),
-    "throw_last_card": N_("Throwing away one's last card gives 3 dots; you entered %(entered)s (KN-16.2)."),
-    "denial": N_("Denying a cheat and then being found guilty gives 1 dot; you entered %(entered)s (KN-16.5)."),
-    "spectator": N_("A spectator pointing out a cheat gives 1 dot; you entered %(entered)s (KN-16.1)."),
-    "bad_loser": N_("Leaving a game after a majority decision gives 1 dot; you entered %(entered)s (KN-16.9)."),
-}
 
 
 @dataclass(frozen=True)
@@ -200,15 +147,6 @@ class State(MatchState):
     def places(self) -> tuple[int, ...] | None:
         """The places of the last game, or None before the first."""
         return None if self.last_game is None else self.last_game.places
-
-
-def disqualified_by(state: State, seat: int) -> str | None:
-    """The rule that disqualified this player in the current game, if any."""
-    if state.giffel[seat]:
-        return "KN-16.3"
-    if state.dots[seat] >= DISQUALIFYING_DOTS:
-        return "KN-16.8"
-    return None
 
 
 # --- start -------------------------------------------------------------------
@@ -359,7 +297,7 @@ def apply(state: State, rnd: Round) -> State:
     if state.finished:
         raise RuleViolation("KN-L", "The game leader has closed this match; no more games or dots can be "
                                     "entered (KN-L).")
-    new = _apply_dot(state, rnd.dot) if rnd.dot is not None else _apply_game(state, rnd.events)
+    new = apply_dot(state, rnd.dot) if rnd.dot is not None else _apply_game(state, rnd.events)
     check_conserved(new.balances, new.pot)
     return new
 
@@ -399,45 +337,6 @@ def _apply_game(state: State, events: tuple[Event, ...]) -> State:
     )
 
 
-def _apply_dot(state: State, dot: Dot) -> State:
-    seat = seat_of(state.players, dot.player, "player")
-    name = state.players[seat]
-    offence = OFFENCES[dot.offence]
-    if offence.fixed and offence.dots is None and dot.dots is not None:
-        raise RuleViolation(offence.rule, "A giffelcheat means disqualification, not dots; leave dots out "
-                                          "(KN-16.3).")
-    if offence.fixed and offence.dots is not None and dot.dots is not None and dot.dots != offence.dots:
-        raise RuleViolation(offence.rule, _WRONG_DOTS[offence.name], entered=dot.dots)
-    if not offence.fixed and dot.dots is not None and not 1 <= dot.dots <= 4:
-        raise RuleViolation(offence.rule, "A cheat gives 1 to 4 dots; you entered %(entered)s (KN-16.2).",
-                            entered=dot.dots)
-    if offence.next_game:
-        return replace(state, carried=_bump(state.carried, seat, 1))
-    rule = disqualified_by(state, seat)
-    if rule is not None:
-        if rule == "KN-16.3":
-            raise RuleViolation(rule, "%(player)s is already disqualified in this game and gets no more dots in "
-                                      "it (KN-16.3).", player=name)
-        raise RuleViolation(rule, "%(player)s is already disqualified in this game and gets no more dots in it "
-                                  "(KN-16.8).", player=name)
-    if offence.name == "giffelcheat":
-        return replace(state, giffel=state.giffel[:seat] + (True,) + state.giffel[seat + 1:],
-                       offences=_bump(state.offences, seat, 1))
-    if offence.name == "denial":
-        if state.denials[seat] >= state.offences[seat]:
-            raise RuleViolation("KN-16.5", "%(player)s has no cheat in this game that the extra dot for denying it "
-                                           "could follow (KN-16.5).", player=name)
-        return replace(state, dots=_bump(state.dots, seat, 1), denials=_bump(state.denials, seat, 1))
-    amount = dot.dots if dot.dots is not None else offence.dots
-    if amount is None:
-        raise BadInput("dots", "dots (1 to 4) is required for offence other.")
-    return replace(state, dots=_bump(state.dots, seat, amount), offences=_bump(state.offences, seat, 1))
-
-
-def _bump(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
-    return values[:seat] + (values[seat] + amount,) + values[seat + 1:]
-
-
 # --- close -------------------------------------------------------------------
 
 def close(state: State, how: str, to: str | None) -> State:
@@ -451,26 +350,6 @@ def close(state: State, how: str, to: str | None) -> State:
 
 
 # --- JSON --------------------------------------------------------------------
-
-#: KN-16.8: (consequence id, English text) by the number of dots.
-_CONSEQUENCES: tuple[tuple[str, str], ...] = (
-    ("none", "No dots."),
-    ("warning", "Warning (1st dot)."),
-    ("warning", "Warning (2nd dot)."),
-    ("no_ladders", "May not lay ladders (KN-12)."),
-    ("pick_up_pile", "Picks up the discard pile now (or at the next turn, laying nothing then); no ladders."),
-    ("disqualified", "Disqualified: a spectator until the next game."),
-)
-
-
-def consequence(state: State, seat: int) -> dict[str, Any]:
-    """The KN-16.8 (or KN-16.3) consequence of a player's current dots, for the phone page."""
-    if state.giffel[seat]:
-        return {"consequence": "disqualified", "rule": "KN-16.3",
-                "text": "Disqualified for a giffelcheat: a spectator until the next game."}
-    ident, text = _CONSEQUENCES[min(state.dots[seat], DISQUALIFYING_DOTS)]
-    return {"consequence": ident, "rule": None if ident == "none" else "KN-16.8", "text": text}
-
 
 def state_json(state: State, money: Money) -> dict[str, Any]:
     """The state as the API shows it: names, money strings, places, standings, dots."""

@@ -3,8 +3,13 @@
 The digest is ``rules/schloapfer.md``; the seed is the Perlen-Reihe
 description of the Vorarlberg Jass game. ``SL-14`` (how the cards are played
 to tricks) is table-only: the app records the eyes each player took in a
-deal, it does not referee the cards. The eye counter (:func:`count_eyes`,
-:func:`eye_count`) helps the table add up the cards a player took (SL-2).
+deal, it does not referee the cards. The eye counter
+(:mod:`referee.engine.schloapfer_eyes`, re-exported here) helps the table add
+up the cards a player took (SL-2).
+
+This module is the match: its records, start, close and JSON. :func:`apply`
+asks :mod:`referee.engine.schloapfer_checks` whether a deal may be entered
+(SL-13), then the steps of :mod:`referee.engine.schloapfer_deal` what it does.
 
 Bookkeeping per player (tuples aligned with ``players``)::
 
@@ -79,21 +84,36 @@ Decisions where the digest is silent (also in the report):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import N_, BadInput, MatchState, RuleViolation, check_conserved, violation
-from referee.engine.cards import SUITS, Card, full_deck, parse_card
+from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
 from referee.engine.money import Money, add, share
-from referee.engine.records import (
-    expect_int,
-    expect_object,
-    expect_player,
-    expect_player_map,
-    expect_str,
-    option,
-    options_json,
+from referee.engine.records import expect_int, expect_object, expect_player, expect_player_map, option, options_json
+from referee.engine.schloapfer_checks import check_open, validate
+from referee.engine.schloapfer_deal import (
+    IN,
+    End,
+    Given,
+    Tally,
+    end_loser_pays,
+    end_pot,
+    give,
+    over_limit,
+    reached_five,
+    tally,
+)
+from referee.engine.schloapfer_eyes import (
+    DECK,
+    DECK_RANKS,
+    CardEyes,
+    EyeCount,
+    card_eyes,
+    count_eyes,
+    eye_count,
+    eye_count_json,
+    parse_eyes_request,
 )
 from referee.engine.vocab import CloseHow
 
@@ -103,14 +123,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 #: With ``turned_trump`` at most this many players (SL-12).
 TURNED_TRUMP_MAX = 5
-#: Points that finish a player (the centre of the X, SL-8/SL-9).
-POINTS_TO_FINISH = 5
-#: Eyes a player needs to compete for a stroke and escape a ring (SL-5, SL-7).
-NEEDED = 21
-#: Eyes in the whole deck (SL-2).
-TOTAL_EYES = 152
 
-IN, FINISHED, OUT, LOST = "in", "finished", "out", "lost"
 LOSER_PAYS, POT = "loser_pays", "pot"
 
 
@@ -177,11 +190,6 @@ def _from_left(n: int, dealer: int) -> tuple[int, ...]:
     return tuple((dealer + 1 + k) % n for k in range(n))
 
 
-def _distance(n: int, dealer: int, seat: int) -> int:
-    """0 for the dealer's left neighbour ... n-1 for the dealer."""
-    return (seat - dealer - 1) % n
-
-
 def _next_in(status: tuple[str, ...], seat: int) -> int:
     """The next seat clockwise after ``seat`` still in the match (``seat`` if none)."""
     n = len(status)
@@ -246,182 +254,37 @@ def round_json(rnd: Round, money: Money) -> dict[str, Any]:
     return {"eyes": {name: e for name, e in zip(rnd.players, rnd.eyes, strict=True) if e is not None}}
 
 
-#: "The match is over: ... won the pot", one template per number of winners (1 to 6).
-_WON_THE_POT: tuple[str, ...] = (
-    N_("The match is over: %(p1)s won the pot; no more deals."),
-    N_("The match is over: %(p1)s and %(p2)s won the pot; no more deals."),
-    N_("The match is over: %(p1)s and %(p2)s and %(p3)s won the pot; no more deals."),
-    N_("The match is over: %(p1)s and %(p2)s and %(p3)s and %(p4)s won the pot; no more deals."),
-    N_("The match is over: %(p1)s and %(p2)s and %(p3)s and %(p4)s and %(p5)s won the pot; no more deals."),
-    N_("The match is over: %(p1)s and %(p2)s and %(p3)s and %(p4)s and %(p5)s and %(p6)s won the pot; "
-       "no more deals."),
-)
-
-
-def _ended_message(state: State) -> RuleViolation:
-    names = state.players
-    if state.ended_by == "SL-10" or (state.ended_by == "SL-11" and state.winners):
-        who = {f"p{k}": names[w] for k, w in enumerate(state.winners, start=1)}
-        return RuleViolation(state.ended_by, _WON_THE_POT[len(state.winners) - 1], **who)
-    if state.ended_by in ("SL-9", "SL-11") and state.loser is not None:
-        return RuleViolation(state.ended_by, "The match is over: %(player)s has lost; no more deals.",
-                             player=names[state.loser])
-    return RuleViolation("SL-9", "The game leader closed this match; no more deals.")
-
-
-def _check_open(state: State) -> None:
-    if state.finished:
-        raise _ended_message(state)
-
-
-def _validate(state: State, rnd: Round) -> tuple[int, ...]:
-    """Every SL-13 check (and SL-4/SL-12 for a win without play); the seats that played."""
-    names = state.players
-    n = len(names)
-    if rnd.players != names or len(rnd.eyes) != n:
-        raise BadInput("eyes", "This deal was entered for another match.")
-    _check_open(state)
-    played = tuple(i for i in range(n) if rnd.eyes[i] is not None)
-    for i in played:
-        if state.status[i] != IN:
-            if state.status[i] == FINISHED:
-                raise RuleViolation("SL-13", "%(player)s has finished and takes no part in the deals; "
-                                             "leave %(player)s out.", player=names[i])
-            raise RuleViolation("SL-13", "%(player)s is out and takes no part in the deals; leave %(player)s out.",
-                                player=names[i])
-    eyes = {i: e for i in played if (e := rnd.eyes[i]) is not None}
-    for i, e in eyes.items():
-        if not 0 <= e <= TOTAL_EYES:
-            raise RuleViolation("SL-13", "Eyes are a whole number from 0 to 152; %(player)s has %(eyes)s.",
-                                player=names[i], eyes=e)
-        if e in (1, TOTAL_EYES - 1):
-            raise RuleViolation("SL-13", "No set of cards is worth %(eyes)s eyes; check %(player)s's count.",
-                                eyes=e, player=names[i])
-    total = sum(eyes.values())
-    if total > TOTAL_EYES:
-        raise RuleViolation("SL-13", "Eyes must add up to at most 152; you entered %(total)s.", total=total)
-    dealer = names[state.dealer]
-    if not state.options.turned_trump and state.dealer not in eyes:
-        raise RuleViolation("SL-13", "The dealer (%(dealer)s) must always play; enter %(dealer)s's eyes.",
-                            dealer=dealer)
-    if len(played) == 1:
-        (only,) = played
-        if eyes[only] != 0:
-            rule = "SL-12" if state.options.turned_trump else "SL-4"
-            who = names[only]
-            raise RuleViolation(rule, "Everybody else passed, so %(player)s wins without play; "
-                                      "enter 0 eyes for %(player)s.", player=who)
-    return played
-
-
 def apply(state: State, rnd: Round) -> State:
-    """The state after one deal; :class:`RuleViolation` if the rules forbid it."""
-    played = _validate(state, rnd)
-    n = len(state.players)
-    opts = state.options
+    """The state after one deal; :class:`RuleViolation` if the rules forbid it.
+
+    The checks are :func:`~referee.engine.schloapfer_checks.validate`'s; the deal's arithmetic is the steps of
+    :mod:`referee.engine.schloapfer_deal`, in the order the table works it out.
+    """
+    played = validate(state, rnd)
     dealer = state.dealer
     eyes = tuple(e if e is not None else 0 for e in rnd.eyes)
     in_match = tuple(s == IN for s in state.status)
-    at_stake = strokes_at_stake(sum(in_match), opts)
-
-    # SL-4 / SL-12 win without play, SL-5 / SL-6 strokes, SL-7 rings.
-    strokes = [0] * n
-    ringed = [0] * n
-    without_play: int | None = None
-    if len(played) == 1:
-        without_play = played[0]
-        strokes[without_play] = at_stake
-    elif len(played) >= 2:
-        ranked = sorted(played, key=lambda i: (-eyes[i], _distance(n, dealer, i)))
-        qualified = [i for i in ranked if eyes[i] >= NEEDED]
-        if not qualified:
-            pass  # SL-7: nobody took 21, no stroke
-        elif at_stake == 1 or len(qualified) == 1:
-            strokes[qualified[0]] = at_stake
-        else:
-            strokes[qualified[0]] += 1
-            strokes[qualified[1]] += 1
-        for i in played:
-            if eyes[i] < NEEDED:
-                ringed[i] = 1
-
-    # SL-8: a stroke cancels a ring first; SL-9: five points finish.
-    points, rings, totals = list(state.points), list(state.rings), list(state.rings_total)
-    cancelled, counted = [0] * n, [0] * n
-    for i in range(n):
-        for _ in range(strokes[i]):
-            if points[i] >= POINTS_TO_FINISH:
-                break  # decision: a stroke beyond five points is void
-            if rings[i] > 0:
-                rings[i] -= 1
-                cancelled[i] += 1
-            else:
-                points[i] += 1
-                counted[i] += 1
-        if ringed[i]:
-            rings[i] += 1
-            totals[i] += 1
-
-    status = list(state.status)
-    reached = [i for i in range(n) if counted[i] and points[i] >= POINTS_TO_FINISH]
-    limit = opts.ring_limit
-    over = [i for i in range(n) if ringed[i] and limit is not None and totals[i] > limit]
-    paid = [0] * n
-    pot = state.pot
-    loser: int | None = None
-    winners: tuple[int, ...] = ()
-    ended_by = ""
-
-    if opts.scoring == LOSER_PAYS:
-        for i in reached:
-            status[i] = FINISHED
-        if over:  # SL-11: passing the ring limit loses the match at once
-            loser = min(over, key=lambda i: (eyes[i], -_distance(n, dealer, i)))
-            status[loser] = OUT
-            ended_by = "SL-11"
-        else:
-            left = [i for i in range(n) if status[i] == IN]
-            if len(left) == 1:  # SL-9: the last player left has lost
-                loser = left[0]
-                status[loser] = LOST
-                ended_by = "SL-9"
-        if loser is not None:
-            for i in range(n):
-                paid[i] = -state.stake * (n - 1) if i == loser else state.stake
-    else:
-        for i in range(n):  # SL-10: every ring costs one stake into the pot
-            if ringed[i]:
-                paid[i] -= state.stake
-                pot += state.stake
-        for i in over:  # SL-11: eliminated, the stakes stay in the pot
-            status[i] = OUT
-        candidates: list[int] = []
-        if reached:
-            candidates, ended_by = reached, "SL-10"
-        else:
-            left = [i for i in range(n) if status[i] == IN]
-            if len(left) == 1:
-                candidates, ended_by = left, "SL-11"
-            elif not left:
-                candidates, ended_by = over, "SL-11"
-        if candidates:
-            best = max(eyes[i] for i in candidates)
-            winners = tuple(i for i in candidates if eyes[i] == best)
-            for i in reached:
-                status[i] = FINISHED
-            paid = list(add(tuple(paid), share(pot, winners, n, dealer)))
-            pot = 0
-
-    new_status = tuple(status)
+    at_stake = strokes_at_stake(sum(in_match), state.options)
+    given = give(played, eyes, dealer, at_stake)
+    x = tally(state.points, state.rings, state.rings_total, given)
+    end = _end(state, x, given, eyes)
     deal = Deal(no=state.round_no + 1, dealer=dealer, at_stake=at_stake, in_match=in_match, eyes=rnd.eyes,
-                without_play=without_play, strokes=tuple(strokes), cancelled=tuple(cancelled),
-                counted=tuple(counted), rings=tuple(ringed), paid=tuple(paid))
-    nxt = replace(state, balances=add(state.balances, tuple(paid)), pot=pot, finished=bool(ended_by),
-                  dealer=_next_in(new_status, dealer), round_no=deal.no, points=tuple(points),
-                  rings=tuple(rings), rings_total=tuple(totals), status=new_status, loser=loser,
-                  winners=winners, ended_by=ended_by, last=deal)
+                without_play=given.without_play, strokes=given.strokes, cancelled=x.cancelled,
+                counted=x.counted, rings=given.ringed, paid=end.paid)
+    nxt = replace(state, balances=add(state.balances, end.paid), pot=end.pot, finished=bool(end.ended_by),
+                  dealer=_next_in(end.status, dealer), round_no=deal.no, points=x.points,
+                  rings=x.rings, rings_total=x.totals, status=end.status, loser=end.loser,
+                  winners=end.winners, ended_by=end.ended_by, last=deal)
     check_conserved(nxt.balances, nxt.pot)
     return nxt
+
+
+def _end(state: State, x: Tally, given: Given, eyes: tuple[int, ...]) -> End:
+    """The money and the end of the match after the deal, by the match's scoring (SL-9 .. SL-11)."""
+    reached, over = reached_five(x), over_limit(x, given, state.options.ring_limit)
+    if state.options.scoring == LOSER_PAYS:
+        return end_loser_pays(state.status, reached, over, eyes, state.dealer, state.stake, state.pot)
+    return end_pot(state.status, reached, over, given.ringed, eyes, state.dealer, state.stake, state.pot)
 
 
 def check(state: State, rnd: Round) -> RuleViolation | None:
@@ -431,7 +294,7 @@ def check(state: State, rnd: Round) -> RuleViolation | None:
 
 def close(state: State, how: str, to: str | None) -> State:
     """The game leader ends the match; a pot with money in it is split, awarded or carried."""
-    _check_open(state)
+    check_open(state)
     n = len(state.players)
     balances, pot, carried = state.balances, state.pot, False
     if state.options.scoring == POT and state.pot > 0:
@@ -530,87 +393,8 @@ def state_json(state: State, money: Money) -> dict[str, Any]:
     }
 
 
-# --- the eye counter (SL-2) ---------------------------------------------------------
-
-#: The 36-card Jass deck: 6 to ace in four suits.
-DECK_RANKS: tuple[str, ...] = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
-DECK: tuple[Card, ...] = full_deck(DECK_RANKS)
-_EYES: dict[str, int] = {"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10}
-_TRUMP_EYES: dict[str, int] = {"J": 20, "9": 14}
-
-
-@dataclass(frozen=True)
-class CardEyes:
-    card: str
-    eyes: int
-    trump: bool
-
-
-@dataclass(frozen=True)
-class EyeCount:
-    trump: str
-    cards: tuple[CardEyes, ...]
-    total: int
-
-
-def card_eyes(card: Card, trump: str) -> int:
-    """SL-2: the eyes of one card of the Jass deck with ``trump`` as trumps."""
-    if card.suit == trump and card.rank in _TRUMP_EYES:
-        return _TRUMP_EYES[card.rank]
-    return _EYES.get(card.rank, 0)
-
-
-def _trump(value: object) -> str:
-    suit = expect_str(value, "trump", 10).strip().upper()
-    if suit not in SUITS:
-        raise BadInput("trump", "trump must be a suit: S, H, D or C.")
-    return suit
-
-
-def eye_count(cards: Iterable[Card | str], trump: str) -> EyeCount:
-    """Per-card eyes and the total; ``BadInput`` for cards outside the deck or repeated."""
-    suit = _trump(trump)
-    seen: set[Card] = set()
-    out: list[CardEyes] = []
-    for item in cards:
-        card = item if isinstance(item, Card) else parse_card(item, "cards")
-        if card not in DECK:
-            raise BadInput("cards", "%(card)s is not in the 36-card Jass deck (6 to ace).", card=card.code)
-        if card in seen:
-            raise BadInput("cards", "%(card)s is listed twice.", card=card.code)
-        seen.add(card)
-        out.append(CardEyes(card=card.code, eyes=card_eyes(card, suit), trump=card.suit == suit))
-    return EyeCount(trump=suit, cards=tuple(out), total=sum(c.eyes for c in out))
-
-
-def count_eyes(cards: Iterable[Card | str], trump: str) -> int:
-    """SL-2: the eyes of a set of cards (the whole deck is 152 for every trump)."""
-    return eye_count(cards, trump).total
-
-
-def parse_eyes_request(data: object) -> tuple[tuple[Card, ...], str]:
-    """``{"cards": ["JH", "9H"], "trump": "H"}`` into cards and trump suit (shape, deck, repeats)."""
-    obj = expect_object(data, "request", {"cards", "trump"}, {"cards", "trump"})
-    raw = obj["cards"]
-    if not isinstance(raw, list):
-        raise BadInput("cards", "cards must be a list of cards.")
-    trump = _trump(obj["trump"])
-    cards = tuple(parse_card(c, "cards") for c in raw)
-    eye_count(cards, trump)  # deck and repeat checks
-    return cards, trump
-
-
-def eye_count_json(count: EyeCount) -> dict[str, Any]:
-    """The eye counter's answer: the total and each card's eyes."""
-    return {
-        "total": count.total,
-        "trump": count.trump,
-        "cards": [{"card": c.card, "eyes": c.eyes, "trump": c.trump} for c in count.cards],
-    }
-
-
 __all__ = [
-    "DECK", "NAME", "CardEyes", "Deal", "EyeCount", "Options", "Round", "State", "apply", "card_eyes",
-    "check", "close", "count_eyes", "deal_json", "eye_count", "eye_count_json", "forehand",
+    "DECK", "DECK_RANKS", "IN", "NAME", "CardEyes", "Deal", "EyeCount", "Options", "Round", "State", "apply",
+    "card_eyes", "check", "close", "count_eyes", "deal_json", "eye_count", "eye_count_json", "forehand",
     "parse_eyes_request", "parse_round", "round_json", "start", "state_json", "strokes_at_stake",
 ]

@@ -4,6 +4,11 @@ The digest is ``rules/svangknack.md``; the seed is the SSKF's international
 rules of 2003. ``SK-15`` (how the tricks are played) is table-only: the app
 records the tricks each participant took, it does not referee the cards.
 
+This module is the match: its records, start, the pot's arithmetic of a
+round, close and JSON. A round's checks (who svängar, who plays, the tricks)
+are the steps of :mod:`referee.engine.svangknack_checks`; the draw for the
+first dealer (SK-3) is :mod:`referee.engine.svangknack_draw` (re-exported).
+
 Money (minor units, never floats)::
 
     pot P (always divisible by 3), trick value P/3
@@ -52,8 +57,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine import BadInput, RuleViolation, pot, seat_of, violation
-from referee.engine.cards import RANKS, Card, parse_card
+from referee.engine import BadInput, RuleViolation, pot, violation
 from referee.engine.money import Money, add, pay
 from referee.engine.pot import PotState
 from referee.engine.records import (
@@ -66,16 +70,13 @@ from referee.engine.records import (
     option,
     options_json,
 )
+from referee.engine.svangknack_checks import TRICKS, inside_of, svangare_of, tricks_of
+from referee.engine.svangknack_draw import card_strength, first_dealer, parse_draws
 
 NAME = "svangknack"
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 16
-TRICKS = 3
-
-#: Suit order for the SK-3 draw, highest first (bridge order).
-_SUIT_ORDER = ("S", "H", "D", "C")
-
 
 @dataclass(frozen=True)
 class Options:
@@ -238,61 +239,13 @@ def apply(state: State, rnd: Round) -> State:
     """The state after ``rnd``, or :class:`RuleViolation` naming the broken rule."""
     if state.finished:
         raise RuleViolation("SK-14", "The match has been closed; no more rounds can be entered (SK-14).")
-    players = state.players
-    n = len(players)
-    left, next_left = (state.dealer + 1) % n, (state.dealer + 2) % n
-
-    # Who svängar (SK-4, SK-11).
-    sv = left if rnd.svangare is None else seat_of(state.players, rnd.svangare, "svangare")
-    if sv not in (left, next_left):
-        raise RuleViolation("SK-11", "The svängare must be %(left)s (left of the dealer) or "
-                                     "%(next_left)s if the sväng was passed; not %(svangare)s (SK-11).",
-                              left=players[left], next_left=players[next_left], svangare=players[sv])
-    passed = sv == next_left
-    if passed and rnd.redeal:
-        raise RuleViolation("SK-11", "%(svangare)s got the sväng passed on and may not ask for a redeal (SK-11).",
-                              svangare=players[sv])
-
-    # Who plays (SK-10).
+    n = len(state.players)
+    left = (state.dealer + 1) % n
+    sv, passed = svangare_of(state, rnd)
     must_play = forced(state)
-    if rnd.participants is None:
-        if not must_play:
-            raise RuleViolation("SK-10", "Enter who knocked: participants is needed unless everyone must play (SK-10).")
-        inside = (True,) * n
-    else:
-        seats = {seat_of(state.players, p, "participants") for p in rnd.participants}
-        inside = tuple(i in seats for i in range(n))
-        if must_play and not all(inside):
-            missing = ", ".join(players[i] for i in range(n) if not inside[i])
-            raise RuleViolation("SK-10", "Everyone must play this round (forced participation); "
-                                         "missing: %(missing)s (SK-10).", missing=missing)
-    if not inside[sv]:
-        raise RuleViolation("SK-8", "The svängare %(svangare)s always plays and must be a participant (SK-8).",
-                              svangare=players[sv])
+    inside = inside_of(state, rnd, sv, must_play)
     alone = sum(inside) == 1
-
-    # Tricks (SK-7, SK-8).
-    tricks = [0] * n
-    if alone:
-        if rnd.tricks is not None and rnd.tricks != ((players[sv], TRICKS),):
-            raise RuleViolation("SK-7", "%(svangare)s played alone and takes the whole pot: leave the tricks "
-                                        "out or give %(svangare)s all 3 (SK-7).", svangare=players[sv])
-        tricks[sv] = TRICKS
-    else:
-        if rnd.tricks is None:
-            raise RuleViolation("SK-8", "Enter the tricks each participant took; they must add up to 3 (SK-8).")
-        for name, count in rnd.tricks:
-            i = seat_of(state.players, name, "tricks")
-            if not inside[i]:
-                raise RuleViolation("SK-8", "%(name)s did not knock and cannot hold tricks (SK-8).", name=name)
-            if not 0 <= count <= TRICKS:
-                raise RuleViolation("SK-8", "Tricks are whole numbers from 0 to 3; %(name)s has %(count)s (SK-8).",
-                                      name=name, count=count)
-            tricks[i] = count
-        total = sum(tricks)
-        if total != TRICKS:
-            raise RuleViolation("SK-8", "Tricks must add up to 3; you entered %(total)s (SK-8).",
-                                  total=total)
+    tricks = tricks_of(state, rnd, sv, inside, alone)
 
     # Money (SK-8, SK-9, SK-6).
     pot = state.pot
@@ -339,43 +292,6 @@ def check(state: State, rnd: Round) -> RuleViolation | None:
 
 #: The leader closes the match the way every pot game does (SK-14).
 close = pot.close
-
-
-# --- SK-3: who deals first ---------------------------------------------------
-
-def parse_draws(data: object) -> dict[str, Card]:
-    """``{"draws": {"Anna": "QH", ...}}`` into names -> cards (shape only)."""
-    obj = expect_object(data, "body", ("draws",), required=("draws",))
-    draws = obj["draws"]
-    if not isinstance(draws, Mapping):
-        raise BadInput("draws", "draws must be an object: player name -> card.")
-    out: dict[str, Card] = {}
-    for name, code in draws.items():
-        if not isinstance(name, str) or not name.strip() or len(name) > 200:
-            raise BadInput("draws", "Each draw needs a player name.")
-        out[name] = parse_card(code, f"draws.{name[:40]}")
-    return out
-
-
-def card_strength(card: Card) -> tuple[int, int]:
-    """SK-3 order: rank A K Q ... 2, then suit spades > hearts > diamonds > clubs."""
-    return RANKS.index(card.rank), len(_SUIT_ORDER) - _SUIT_ORDER.index(card.suit)
-
-
-def first_dealer(draws: Mapping[str, Card]) -> str:
-    """The player with the highest drawn card deals first (SK-3)."""
-    if len(draws) < 2:
-        raise RuleViolation("SK-3", "At least two players must draw a card to find the first dealer (SK-3).")
-    seen: dict[Card, str] = {}
-    for name, card in draws.items():
-        if card.is_joker:
-            raise RuleViolation("SK-3", "%(name)s drew a joker; Svängknack is played without jokers (SK-3).",
-                                  name=name)
-        if card in seen:
-            raise RuleViolation("SK-3", "%(first)s and %(name)s cannot both have drawn %(card)s "
-                                        "from one deck (SK-3).", first=seen[card], name=name, card=card.label)
-        seen[card] = name
-    return max(draws, key=lambda name: card_strength(draws[name]))
 
 
 # --- JSON --------------------------------------------------------------------
@@ -442,7 +358,6 @@ def state_json(state: State, money: Money) -> dict[str, Any]:
 
 
 __all__ = [
-    "NAME", "Options", "Result", "Round", "State", "apply", "card_strength", "check", "close",
-    "first_dealer", "forced", "may_change_stake", "parse_draws", "parse_round", "result_json",
-    "round_json", "start", "state_json",
+    "NAME", "TRICKS", "Options", "Result", "Round", "State", "apply", "card_strength", "check", "close", "first_dealer",
+    "forced", "may_change_stake", "parse_draws", "parse_round", "result_json", "round_json", "start", "state_json",
 ]
