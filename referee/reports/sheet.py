@@ -13,7 +13,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from referee import games
+from referee.engine.spec import title
 from referee.reports.grid import Column, Grid, Row, fit
 
 
@@ -22,7 +22,7 @@ def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str
     opening = any(s.opening.values())
     paid = any(s.paid.values())
     columns = [Column(_("Player"))]
-    columns += [Column(f"{games.TITLES.get(m.game, m.game)} #{m.id}", right=True) for m, _a in s.per_match]
+    columns += [Column(f"{title(m.game)} #{m.id}", right=True) for m, _a in s.per_match]
     columns.append(Column(_("Total"), right=True))
     if opening:
         columns.append(Column(_("Opening"), right=True))
