@@ -11,10 +11,9 @@ refuse. An import under ``if TYPE_CHECKING:`` runs never and is left out.
 No module above the engine names a game module (issue 48): the ledger,
 the API, the pages, the sheets and the browser's door ask the registry
 (:mod:`referee.engine.spec`) for a game and its spec answers what they need
-of it; only the game's own modules above the engine (named after it: its
-parser ``referee.offline.round_parse.<game>``, its form
-``referee.round_forms.<game>``, its referee tool ``referee.pages.referee.<game>_*``)
-import its engine modules.
+of it; only the game's own modules above the engine (its parser
+``referee.offline.round_parse.<game>``, its form ``referee.round_forms.<game>``,
+its referee tool ``referee.pages.referee.<game>_*``) import its engine modules.
 
 The loops of the blueprint pattern (``referee/pages/__init__.py`` defines
 ``bp`` and then imports the modules that register on it, which import
@@ -194,19 +193,35 @@ def game_of(module: str) -> str | None:
     return next((name for name in SPECS if last == name or last.startswith(name + "_")), None)
 
 
+#: The packages above the engine where a game has modules of its own: its parser and its form (named as
+#: the game) and its referee tools (named after it, ``schwimmen_value``). Nowhere else, so that a page
+#: helper such as a ``referee/pages/knaker_log.py`` cannot read a game's records by being named after it.
+OWN: dict[str, bool] = {"referee.offline.round_parse": True, "referee.round_forms": True,
+                        "referee.pages.referee": False}
+
+
+def own_game(module: str) -> str | None:
+    """The game whose own module ``module`` is (above the engine), if any."""
+    package, _dot, last = module.rpartition(".")
+    if package not in OWN:
+        return None
+    game = game_of(module)
+    return game if game is not None and (last == game or not OWN[package]) else None
+
+
 def game_module_uses(mods: dict[str, Path]) -> list[str]:
     """Every import of a game's engine module by a module above the engine that is not that game's own."""
     found = []
     for e in edges(mods, type_checking=True):
         game = game_of(e.target) if layer(e.target) == "engine" else None
-        if game is not None and layer(e.source) != "engine" and game_of(e.source) != game:
+        if game is not None and layer(e.source) != "engine" and own_game(e.source) != game:
             found.append(f"{e.source}:{e.line} imports {e.target}")
     for name, path in mods.items():  # and a dotted use after a plain ``import referee.engine``
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and layer(name) != "engine":
                 dotted = ast.unparse(node)
                 game = game_of(dotted) if dotted.startswith("referee.engine.") and dotted.count(".") == 2 else None
-                if game is not None and game_of(name) != game:
+                if game is not None and own_game(name) != game:
                     found.append(f"{name}:{node.lineno} names {dotted}")
     return found
 
@@ -219,15 +234,18 @@ def test_no_module_above_the_engine_names_a_game_module() -> None:
 
 def test_the_game_check_catches_a_ledger_that_imports_a_game(tmp_path: Path) -> None:
     """The check itself, on a made-up package: a ledger module reading Knaker's state, a page under
-    TYPE_CHECKING and by a dotted name; Knaker's own form may import Knaker's engine."""
+    TYPE_CHECKING and by a dotted name, a page helper named after Knaker; Knaker's own form and its
+    referee tool may import Knaker's engine."""
     files = {
         "referee.ledger.fake": "from referee.engine import knaker, tricks\n",
         "referee.pages.fake": ("from typing import TYPE_CHECKING\nimport referee.engine\n"
                                "if TYPE_CHECKING:\n    from referee.engine.schwimmen import State\n"
                                "X = referee.engine.kul.NAME\n"),
         "referee.round_forms.knaker": "from referee.engine.knaker import OFFENCES\n",
+        "referee.pages.knaker_log": "from referee.engine import knaker\n",
+        "referee.pages.referee.knaker_pile": "from referee.engine import knaker_pile\n",
         "referee.engine": "", "referee.engine.knaker": "", "referee.engine.schwimmen": "",
-        "referee.engine.kul": "", "referee.engine.tricks": "",
+        "referee.engine.kul": "", "referee.engine.tricks": "", "referee.engine.knaker_pile": "",
     }
     fake = {}
     for name, text in files.items():
@@ -236,4 +254,5 @@ def test_the_game_check_catches_a_ledger_that_imports_a_game(tmp_path: Path) -> 
     got = sorted(game_module_uses(fake))
     assert got == ["referee.ledger.fake:1 imports referee.engine.knaker",
                    "referee.pages.fake:4 imports referee.engine.schwimmen",
-                   "referee.pages.fake:5 names referee.engine.kul"], got
+                   "referee.pages.fake:5 names referee.engine.kul",
+                   "referee.pages.knaker_log:1 imports referee.engine.knaker"], got
