@@ -54,7 +54,7 @@ $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION): | npm
 	mkdir -p $(PYODIDE_DIR) && for f in $(PYODIDE_FILES); do cp $(PYODIDE_DIR).tmp/package/$$f $(PYODIDE_DIR)/; done
 	rm -rf $(PYODIDE_DIR).tmp && rm -f $(PYODIDE_DIR)/.version-* && touch $@
 
-$(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py referee/offline/*.py referee/offline/round_parse/*.py referee/games.py \
+$(PYODIDE_DIR)/referee_engine.zip: $(VENV)/.installed referee/engine/*.py referee/offline/*.py referee/offline/round_parse/*.py \
 		$(wildcard referee/translations/*/LC_MESSAGES/messages.po)
 	$(MAKE) --no-print-directory translations
 	$(PY) -m referee.offline.bundle $@ >/dev/null

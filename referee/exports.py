@@ -50,10 +50,11 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import select
 
-from referee import bounds, games, ledger, payment_codes, pots
+from referee import bounds, ledger, payment_codes, pots
 from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
+from referee.engine.spec import SPECS, spec
 from referee.engine.vocab import CLOSE_HOWS, EventKind, PaymentKind
 from referee.ledger import MAX_TEXT, POT_PARTY, Idem, clean_currency, clean_name, clean_players, night_money, payments
 from referee.ledger.imports import PaymentIn as _PaymentIn
@@ -426,9 +427,9 @@ def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
         at = f"matches[{k}]"
         obj = _object(entry, at, allowed, ("game", "seats", "first_dealer", "stake_minor", "rounds"))
         game = obj["game"]
-        if not isinstance(game, str) or game not in games.GAMES:
+        if not isinstance(game, str) or game not in SPECS:
             raise BadInput(f"{at}.game", "%(where)s must be one of: %(choices)s.", where=f"{at}.game",
-                               choices=", ".join(games.GAMES))
+                               choices=", ".join(SPECS))
         seats = clean_players(obj["seats"], f"{at}.seats")
         if not seats:
             raise BadInput(f"{at}.seats", "%(where)s needs players.", where=at)
@@ -444,10 +445,10 @@ def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
         if stake < 0:
             raise BadInput(f"{at}.stake_minor", "A stake cannot be negative.")
         carried_in = _money(obj, "carried_in", at, money, default=0)
-        if carried_in and game not in games.CARRY_GAMES:
-            raise BadInput(f"{at}.carried_in_minor", "%(game)s has no carried pot.", game=games.TITLES[game])
+        if carried_in and not spec(game).can_carry:
+            raise BadInput(f"{at}.carried_in_minor", "%(game)s has no carried pot.", game=spec(game).title)
         try:
-            options = dump(parse_options(games.game(game).Options, obj.get("options")))
+            options = dump(parse_options(spec(game).Options, obj.get("options")))
         except BadInput as exc:
             raise BadInput(f"{at}.{exc.field}", exc.template, **exc.params) from None
         status = obj.get("status")
@@ -544,7 +545,7 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
     try:
         state = ledger.initial_state(match)
     except RuleViolation as exc:
-        raise RuleViolation(exc.rule, f"Match {number} ({games.TITLES[match.game]}) cannot start: "
+        raise RuleViolation(exc.rule, f"Match {number} ({spec(match.game).title}) cannot start: "
                                       f"{exc.message}") from None
     except BadInput as exc:
         raise BadInput(f"{where}.{exc.field}", exc.message) from None
@@ -562,7 +563,7 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
             state = ledger.apply_event(match, state, event.kind, payload)
         except RuleViolation as exc:
             raise RuleViolation(exc.rule, "Match %(number)s (%(game)s), round %(seq)s: %(error)s",
-                                number=number, game=games.TITLES[match.game], seq=event.seq, error=exc) from None
+                                number=number, game=spec(match.game).title, seq=event.seq, error=exc) from None
         except BadInput as exc:
             raise BadInput(f"{where}.rounds[{k}].payload.{exc.field}",
                            "Match %(number)s, round %(seq)s: %(error)s", number=number, seq=event.seq,
@@ -575,7 +576,7 @@ def _void_payload(match: Match, state: Any, event: _EventIn, where: str, number:
     if event.kind != "round":
         return  # a close's payload was checked with the shape
     try:
-        games.game(match.game).parse_round(state, event.payload, night_money(match.night))
+        spec(match.game).parse_round(state, event.payload, night_money(match.night))
     except BadInput as exc:
         raise BadInput(f"{where}.{exc.field}", "Match %(number)s, round %(seq)s: %(error)s", number=number,
                        seq=event.seq, error=exc) from None
@@ -583,7 +584,7 @@ def _void_payload(match: Match, state: Any, event: _EventIn, where: str, number:
 
 def _deal_log(match: Match, state: Any, event: _EventIn, where: str) -> dict[str, Any]:
     """A round's deal (the trick referee's log) judged again, as on entry; its canonical form is stored."""
-    module = games.game(match.game)
+    module = spec(match.game)
     money = night_money(match.night)
     try:
         if match.game not in tricks.GAMES:

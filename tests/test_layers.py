@@ -8,6 +8,13 @@ function closes a loop: such an import hides the loop from a reader (and
 from Python until the function runs), which is the thing this test exists to
 refuse. An import under ``if TYPE_CHECKING:`` runs never and is left out.
 
+No module above the engine names a game module (issue 48): the ledger,
+the API, the pages, the sheets and the browser's door ask the registry
+(:mod:`referee.engine.spec`) for a game and its spec answers what they need
+of it; only the game's own modules above the engine (its parser
+``referee.offline.round_parse.<game>``, its form ``referee.round_forms.<game>``,
+its referee tool ``referee.pages.referee.<game>_*``) import its engine modules.
+
 The loops of the blueprint pattern (``referee/pages/__init__.py`` defines
 ``bp`` and then imports the modules that register on it, which import
 ``bp``) are module-level, within one package, and stay visible: allowed.
@@ -22,13 +29,15 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.spec import SPECS
+
 REFEREE = Path(__file__).resolve().parents[1] / "referee"
 
 #: The layers, lowest first: a module belongs to the first layer one of whose prefixes it starts with, else to
 #: the ledger (the models, the services and the small modules beside them). ``referee`` alone is the app factory.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("referee.engine",)),
-    ("offline", ("referee.offline", "referee.games")),
+    ("offline", ("referee.offline",)),
     ("ledger", ()),
     ("house", ("referee.pages", "referee.api", "referee.reports", "referee.round_forms", "referee.floor")),
 )
@@ -58,8 +67,9 @@ def _is_type_checking(node: ast.If) -> bool:
     return ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
 
 
-def edges(mods: dict[str, Path]) -> list[Edge]:
-    """Every import of one module of the package by another, ``from referee import x`` as ``referee.x``."""
+def edges(mods: dict[str, Path], *, type_checking: bool = False) -> list[Edge]:
+    """Every import of one module of the package by another, ``from referee import x`` as ``referee.x``
+    (with ``type_checking``, those under ``if TYPE_CHECKING:`` too)."""
 
     def known(name: str) -> str | None:
         while name and name not in mods:
@@ -71,7 +81,7 @@ def edges(mods: dict[str, Path]) -> list[Edge]:
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
 
         def visit(node: ast.AST, in_function: bool, name: str = name, package: str = package) -> Iterator[Edge]:
-            if isinstance(node, ast.If) and _is_type_checking(node):
+            if isinstance(node, ast.If) and _is_type_checking(node) and not type_checking:
                 for rest in node.orelse:
                     yield from visit(rest, in_function)
                 return
@@ -174,3 +184,75 @@ def test_the_checks_catch_a_loop_and_a_climb(tmp_path: Path) -> None:
     assert ("referee.engine.fake", "referee.pages", True) in got
     assert ("referee.engine.fake", "referee.engine.money", False) in got
     assert ("referee.pages", "referee.engine.fake", False) in got
+
+
+def game_of(module: str) -> str | None:
+    """The game a module belongs to by its name: ``referee.engine.knaker_pile`` and
+    ``referee.round_forms.knaker`` are Knaker's; ``referee.engine.tricks`` is no game's."""
+    last = module.rpartition(".")[2]
+    return next((name for name in SPECS if last == name or last.startswith(name + "_")), None)
+
+
+#: The packages above the engine where a game has modules of its own: its parser and its form (named as
+#: the game) and its referee tools (named after it, ``schwimmen_value``). Nowhere else, so that a page
+#: helper such as a ``referee/pages/knaker_log.py`` cannot read a game's records by being named after it.
+OWN: dict[str, bool] = {"referee.offline.round_parse": True, "referee.round_forms": True,
+                        "referee.pages.referee": False}
+
+
+def own_game(module: str) -> str | None:
+    """The game whose own module ``module`` is (above the engine), if any."""
+    package, _dot, last = module.rpartition(".")
+    if package not in OWN:
+        return None
+    game = game_of(module)
+    return game if game is not None and (last == game or not OWN[package]) else None
+
+
+def game_module_uses(mods: dict[str, Path]) -> list[str]:
+    """Every import of a game's engine module by a module above the engine that is not that game's own."""
+    found = []
+    for e in edges(mods, type_checking=True):
+        game = game_of(e.target) if layer(e.target) == "engine" else None
+        if game is not None and layer(e.source) != "engine" and own_game(e.source) != game:
+            found.append(f"{e.source}:{e.line} imports {e.target}")
+    for name, path in mods.items():  # and a dotted use after a plain ``import referee.engine``
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and layer(name) != "engine":
+                dotted = ast.unparse(node)
+                game = game_of(dotted) if dotted.startswith("referee.engine.") and dotted.count(".") == 2 else None
+                if game is not None and own_game(name) != game:
+                    found.append(f"{name}:{node.lineno} names {dotted}")
+    return found
+
+
+def test_no_module_above_the_engine_names_a_game_module() -> None:
+    """The registry is the one face of a game: above the engine, only a game's own modules import it."""
+    found = game_module_uses(MODS)
+    assert not found, "\n".join(found)
+
+
+def test_the_game_check_catches_a_ledger_that_imports_a_game(tmp_path: Path) -> None:
+    """The check itself, on a made-up package: a ledger module reading Knaker's state, a page under
+    TYPE_CHECKING and by a dotted name, a page helper named after Knaker; Knaker's own form and its
+    referee tool may import Knaker's engine."""
+    files = {
+        "referee.ledger.fake": "from referee.engine import knaker, tricks\n",
+        "referee.pages.fake": ("from typing import TYPE_CHECKING\nimport referee.engine\n"
+                               "if TYPE_CHECKING:\n    from referee.engine.schwimmen import State\n"
+                               "X = referee.engine.kul.NAME\n"),
+        "referee.round_forms.knaker": "from referee.engine.knaker import OFFENCES\n",
+        "referee.pages.knaker_log": "from referee.engine import knaker\n",
+        "referee.pages.referee.knaker_pile": "from referee.engine import knaker_pile\n",
+        "referee.engine": "", "referee.engine.knaker": "", "referee.engine.schwimmen": "",
+        "referee.engine.kul": "", "referee.engine.tricks": "", "referee.engine.knaker_pile": "",
+    }
+    fake = {}
+    for name, text in files.items():
+        (tmp_path / f"{name}.py").write_text(text)
+        fake[name] = tmp_path / f"{name}.py"
+    got = sorted(game_module_uses(fake))
+    assert got == ["referee.ledger.fake:1 imports referee.engine.knaker",
+                   "referee.pages.fake:4 imports referee.engine.schwimmen",
+                   "referee.pages.fake:5 names referee.engine.kul",
+                   "referee.pages.knaker_log:1 imports referee.engine.knaker"], got

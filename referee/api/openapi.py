@@ -11,12 +11,12 @@ from typing import Any
 
 from flask import jsonify
 
-from referee import games
 from referee.api import bp, openapi_games, openapi_tournaments
 from referee.api.openapi_games import CARD as _CARD
 from referee.api.openapi_games import MONEY as _MONEY
 from referee.api.openapi_games import NAMES as _NAMES
 from referee.api.openapi_games import ref as _ref
+from referee.engine.spec import SPECS
 from referee.engine.vocab import CLOSE_HOWS, EventKind
 from referee.models import MAX_ID
 
@@ -163,7 +163,7 @@ def document() -> dict[str, Any]:
                                  "edit_token": {"type": "string"}, "view_token": {"type": "string"},
                                  "group_token": {"type": "string"}}},
         "NightMatch": {"type": "object", "required": ["id", "game", "players", "status"], "properties": {
-            "id": {"type": "integer"}, "game": {"enum": list(games.GAMES)}, "players": _NAMES,
+            "id": {"type": "integer"}, "game": {"enum": list(SPECS)}, "players": _NAMES,
             "status": {"type": "string"}}},
         "Settlement": {"type": "object", "required": ["balances", "transfers", "result", "pots", "pot_account"],
                        "properties": {
@@ -187,13 +187,13 @@ def document() -> dict[str, Any]:
         "Transfer": {"type": "object", "required": ["from", "to", "from_pot", "to_pot", "amount"],
                      "properties": party | {"amount": _MONEY, "payer_owes": _MONEY, "payee_is_owed": _MONEY}},
         "MatchBalances": {"type": "object", "required": ["match", "game", "balances"], "properties": {
-            "match": {"type": "integer"}, "game": {"enum": list(games.GAMES)}, "balances": players_money}},
+            "match": {"type": "integer"}, "game": {"enum": list(SPECS)}, "balances": players_money}},
         "MatchIn": {"type": "object", "required": ["game", "players"], "additionalProperties": False,
-                    "properties": {"game": {"enum": list(games.GAMES)}, "players": _NAMES,
+                    "properties": {"game": {"enum": list(SPECS)}, "players": _NAMES,
                                    "dealer": {"type": "string"}, "stake": _MONEY,
                                    "options": {"type": "object", "description": "The game's options (rules/)."}}},
         "Match": {"type": "object", "required": ["id", "game", "state", "rounds"], "properties": {
-            "id": {"type": "integer"}, "night": {"type": "integer"}, "game": {"enum": list(games.GAMES)},
+            "id": {"type": "integer"}, "night": {"type": "integer"}, "game": {"enum": list(SPECS)},
             "players": _NAMES, "first_dealer": {"type": ["string", "null"]}, "stake": _MONEY,
             "options": {"type": "object"}, "status": {"type": "string"}, "state": _ref("State"),
             "rounds": {"type": "array", "items": _ref("RoundLog")}}},

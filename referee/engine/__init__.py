@@ -5,7 +5,8 @@ it), so every rule can be tested in milliseconds and replayed from the event
 log at will.
 
 Every game module (``svangknack``, ``kul``, ``schloapfer``, ``schwimmen``,
-``knaker``) offers the same small interface, described by :class:`Game`, so
+``knaker``) offers the same small interface, bound and typed per game by its
+:class:`~referee.engine.spec.GameSpec` (the one face of a game above the engine), so
 that the service layer can drive any game without knowing its rules:
 
 - ``NAME``: the game's name in the API (``"svangknack"``).
@@ -35,10 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:  # only named in the Game protocol: referee.engine.money imports BadInput from here
-    from referee.engine.money import Money
+from typing import Any
 
 
 def fill(template: str, params: Mapping[str, object]) -> str:
@@ -213,31 +211,6 @@ class MatchState:
     dealer: int
 
 
-class Game(Protocol):
-    """What the service layer needs of a game module (see the module doc)."""
-
-    NAME: str
-
-    @property
-    def Options(self) -> type[Any]: ...
-
-    @property
-    def State(self) -> type[MatchState]: ...
-
-    # A state goes in as ``Any`` (each game takes only its own ``State``) and comes out a :class:`MatchState`.
-    def start(self, players: tuple[str, ...], dealer: str, stake: int, options: Any) -> MatchState: ...
-
-    def parse_round(self, state: Any, data: Mapping[str, Any], money: Money) -> Any: ...
-
-    def apply(self, state: Any, rnd: Any) -> MatchState: ...
-
-    def round_json(self, rnd: Any, money: Money) -> dict[str, Any]: ...
-
-    def close(self, state: Any, how: str, to: str | None) -> MatchState: ...
-
-    def state_json(self, state: Any, money: Money) -> dict[str, Any]: ...
-
-
 def violation(apply: Callable[[Any, Any], Any], state: Any, rnd: Any) -> RuleViolation | None:
     """The yes/no twin of a game's ``apply``: the violation, or None when ``rnd`` is valid.
 
@@ -271,5 +244,5 @@ def check_conserved(balances: tuple[int, ...], pot: int) -> None:
         raise AssertionError(f"money not conserved: balances {balances} + pot {pot} = {total}")
 
 
-__all__ = ["Arg", "BadInput", "Game", "Msg", "RuleViolation", "as_msg", "check_conserved", "msg", "show",
+__all__ = ["Arg", "BadInput", "Msg", "RuleViolation", "as_msg", "check_conserved", "msg", "show",
            "violation"]

@@ -28,16 +28,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.engine import BadInput, RuleViolation
-from referee.engine.cards import RANKS, SUITS, Card, full_deck, parse_card, parse_cards
+from referee.engine.cards import SUITS, Card, full_deck, parse_card, parse_cards
+from referee.engine.spec import SPECS
 from referee.engine.trick_rules import sk15, sl14, winner_index
 
-GAMES: tuple[str, ...] = ("svangknack", "kul", "schloapfer")
-HAND_SIZE: dict[str, int] = {"svangknack": 3, "kul": 5, "schloapfer": 6}
-DECKS: dict[str, frozenset[Card]] = {
-    "svangknack": frozenset(full_deck()),
-    "kul": frozenset(full_deck()),
-    "schloapfer": frozenset(full_deck(RANKS[4:])),
-}
+#: The games whose deals are judged here, with their hands and decks: their specs' ``trick_hand`` and
+#: ``trick_ranks`` (:mod:`referee.engine.spec`, the one list of games).
+GAMES: tuple[str, ...] = tuple(name for name, game in SPECS.items() if game.has_tricks)
+HAND_SIZE: dict[str, int] = {name: SPECS[name].trick_hand for name in GAMES}
+DECKS: dict[str, frozenset[Card]] = {name: frozenset(full_deck(SPECS[name].trick_ranks)) for name in GAMES}
 # SL-2 eyes; trumps: jack 20, nine 14.
 EYES: dict[str, int] = {"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10}
 _FIELDS = ("game", "trump", "players", "leader", "tricks", "hands", "ask")
@@ -114,7 +113,7 @@ def parse_deal(data: Mapping[str, Any]) -> Deal:
             raise BadInput(str(key)[:40], "%(name)s is not a field of this request.", name=repr(str(key)[:40]))
     game = data.get("game")
     if game not in GAMES:
-        raise BadInput("game", "game must be svangknack, kul or schloapfer.")
+        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(GAMES))
     trump = data.get("trump")
     if game == "kul":
         if trump is not None:

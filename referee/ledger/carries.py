@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from referee import games
 from referee.engine import RuleViolation
+from referee.engine.spec import spec
 from referee.engine.vocab import MatchStatus
 from referee.ledger import fold
 from referee.models import Match, Night, db
@@ -25,7 +25,7 @@ def open_carry(night: Night, game: str) -> tuple[int, int] | None:
     starts with". Only a night in the pot's own currency takes it: a pot of
     kronor waits for the group's next night in kronor (issue 26).
     """
-    if game not in games.CARRY_GAMES:
+    if not spec(game).can_carry:
         return None
     taken = select(Match.carried_from_id).where(Match.carried_from_id.is_not(None))
     candidates = db.session.scalars(

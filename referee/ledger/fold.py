@@ -45,10 +45,10 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select
 
-from referee import games
-from referee.engine import N_, BadInput, Explained, Game, MatchState, RuleViolation, knaker
+from referee.engine import N_, BadInput, Explained, MatchState, RuleViolation
 from referee.engine.money import MAX_AMOUNT
 from referee.engine.records import dump, load
+from referee.engine.spec import Game, GameResult, spec
 from referee.engine.vocab import CloseHow, EventKind
 from referee.ledger.inputs import night_money
 from referee.lru import LRU, MiB, deep_size
@@ -78,14 +78,6 @@ class CorruptLog(Explained):
 
 
 @dataclass(frozen=True)
-class KnakerGame:
-    """One Knaker game of the log: its places and each player's dots in it (seat order)."""
-
-    places: tuple[int, ...]
-    dots: tuple[int, ...]
-
-
-@dataclass(frozen=True)
 class History:
     """The match's balances and pot after each counted event; x = round number (0: the start)."""
 
@@ -93,8 +85,9 @@ class History:
     seqs: tuple[int, ...]
     balances: tuple[tuple[int, ...], ...]
     pots: tuple[int, ...]
-    knaker_games: tuple[KnakerGame, ...] = field(default=())
-    #: Knaker: dots given in the game still being played (not yet in a result).
+    #: The finished games of the log, where the game has them (its spec's ``game_result``: Knaker's).
+    game_results: tuple[GameResult, ...] = field(default=())
+    #: Dots given in the game still being played, not yet in a result (its spec's ``open_dots``).
     open_dots: tuple[int, ...] = field(default=())
 
     def series(self) -> dict[str, list[int]]:
@@ -124,19 +117,19 @@ _STATES: LRU[tuple[str, int], tuple[Any, MatchState]] = LRU(CACHE_SIZE, budget=S
 # --- the snapshot and the engine's step -----------------------------------------------
 
 def initial_state(match: Match) -> MatchState:
-    module = games.game(match.game)
-    return start_state(module, match.seats, match.first_dealer, match.stake, load(module.Options, match.options),
+    game = spec(match.game)
+    return start_state(game, match.seats, match.first_dealer, match.stake, load(game.Options, match.options),
                        match.carried_in)
 
 
-def start_state(module: Game, seats: Sequence[str], dealer: str, stake: int, options: Any,
+def start_state(game: Game, seats: Sequence[str], dealer: str, stake: int, options: Any,
                 carried_in: int = 0) -> MatchState:
     """A match's first state, from its seats, dealer, stake in minor units and options (the engine's own).
 
     Only the carry games (Svängknack, Kul) take ``carried_in``, the pot a
     match brings from the last night (SK-14). Raises what the engine raises.
     """
-    start: Callable[..., MatchState] = module.start
+    start: Callable[..., MatchState] = game.start
     if carried_in:
         return start(tuple(seats), dealer, stake, options, carried_in=carried_in)
     return start(tuple(seats), dealer, stake, options)
@@ -144,10 +137,10 @@ def start_state(module: Game, seats: Sequence[str], dealer: str, stake: int, opt
 
 def apply_event(match: Match, state: MatchState, kind: str, payload: Mapping[str, Any]) -> MatchState:
     """One event of the log applied to a state (the fold's step); raises what the engine raises."""
-    module = games.game(match.game)
+    game = spec(match.game)
     if kind == EventKind.CLOSE:
-        return module.close(state, payload.get("pot", CloseHow.SPLIT), payload.get("to"))
-    return module.apply(state, module.parse_round(state, payload, night_money(match.night)))
+        return game.close(state, payload.get("pot", CloseHow.SPLIT), payload.get("to"))
+    return game.apply(state, game.parse_round(state, payload, night_money(match.night)))
 
 
 def _step(match: Match, state: MatchState, seq: int, kind: str, payload: Mapping[str, Any]) -> MatchState:
@@ -177,7 +170,7 @@ def stored_state(key: tuple[str, int], game: str, stored: Any) -> MatchState:
     kept = _STATES.get(key)
     if kept is not None and kept[0] == stored:
         return kept[1]
-    state = load(games.game(game).State, stored)
+    state = load(spec(game).State, stored)
     _STATES.put(key, (stored, state))
     return state
 
@@ -255,7 +248,7 @@ class _Run:
     seqs: list[int] = field(default_factory=list)
     balances: list[tuple[int, ...]] = field(default_factory=list)
     pots: list[int] = field(default_factory=list)
-    games: list[KnakerGame] = field(default_factory=list)
+    games: list[GameResult] = field(default_factory=list)
     mark: tuple[int, int, int] = (0, 0, 0)  # (round number, point index, game index) of the last checkpoint
     start: int = 0  # the round number of the checkpoint it started from (0: the beginning)
     marks: list[dict[str, Any]] = field(default_factory=list)
@@ -275,6 +268,7 @@ def _fold(match: Match, run: _Run, rounds: Iterable[Sequence[Any]], *, upto: int
     """``run`` extended by the events ``rounds`` (seq, kind, payload; non-void, in order) up to round ``upto``,
     with a checkpoint at each multiple of :data:`CHECKPOINT_EVERY` passed if ``checkpoints``."""
     every = CHECKPOINT_EVERY
+    game_result = spec(match.game).game_result
     due = (run.mark[0] // every + 1) * every
     for seq, kind, payload in rounds:
         while checkpoints and due < seq:
@@ -294,10 +288,8 @@ def _fold(match: Match, run: _Run, rounds: Iterable[Sequence[Any]], *, upto: int
         run.seqs.append(seq)
         run.balances.append(tuple(run.state.balances))
         run.pots.append(int(run.state.pot))
-        after = run.state
-        if (isinstance(after, knaker.State) and isinstance(before, knaker.State)  # its games are kept (KN-16)
-                and after.games > before.games and after.last_game is not None):
-            run.games.append(KnakerGame(tuple(after.last_game.places), tuple(before.dots)))
+        if (result := game_result(before, run.state)) is not None:  # a game it finished (Knaker's, KN-16)
+            run.games.append(result)
     while checkpoints and due <= upto:
         run.checkpoint(match.id, due)
         due += every
@@ -352,7 +344,7 @@ def _resume(match: Match, cp: Any, first: Any = None) -> _Run:
         return _Run(state=initial_state(match) if first is None else first, events=0)
     state = db.session.scalar(select(FoldCheckpoint.state).where(FoldCheckpoint.match_id == match.id,
                                                                  FoldCheckpoint.seq == cp.seq))
-    return _Run(state=load(games.game(match.game).State, state), events=cp.events, mark=(cp.seq, 0, 0),
+    return _Run(state=load(spec(match.game).State, state), events=cp.events, mark=(cp.seq, 0, 0),
                 start=cp.seq)
 
 
@@ -399,16 +391,16 @@ def _cold(match: Match, version: int, next_seq: int) -> _Kept:
     chain = _stored(match, points=True)
     first = initial_state(match)
     run = _resume(match, chain[-1] if chain else None, first)
-    seqs, balances, pots, knaker = [0], [tuple(first.balances)], [int(first.pot)], []
+    seqs, balances, pots, results = [0], [tuple(first.balances)], [int(first.pot)], []
     for cp in chain:
         seg = cp.segment
         seqs += seg["seqs"]
         balances += [tuple(b) for b in seg["balances"]]
         pots += seg["pots"]
-        knaker += [KnakerGame(tuple(p), tuple(d)) for p, d in seg["games"]]
+        results += [GameResult(tuple(p), tuple(d)) for p, d in seg["games"]]
     _fold(match, run, _events(match, run.mark[0], next_seq - 1), upto=next_seq - 1)
     base = History(players=tuple(first.players), seqs=tuple(seqs), balances=tuple(balances), pots=tuple(pots),
-                   knaker_games=tuple(knaker))
+                   game_results=tuple(results))
     return _kept(match, base, None, run, version, next_seq)
 
 
@@ -418,8 +410,8 @@ def _kept(match: Match, base: History, weighed: tuple[int, int] | None, run: _Ru
     weigh it whole now)."""
     made = History(players=base.players, seqs=base.seqs + tuple(run.seqs),
                    balances=base.balances + tuple(run.balances), pots=base.pots + tuple(run.pots),
-                   knaker_games=base.knaker_games + tuple(run.games),
-                   open_dots=tuple(run.state.dots) if isinstance(run.state, knaker.State) else ())
+                   game_results=base.game_results + tuple(run.games),
+                   open_dots=spec(match.game).open_dots(run.state))
     rows = len(made.seqs)
     if weighed is None or rows >= 2 * weighed[0]:
         weighed = (rows, deep_size(made))

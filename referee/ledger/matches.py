@@ -15,9 +15,10 @@ from flask import current_app
 from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.exc import IntegrityError
 
-from referee import bounds, games
-from referee.engine import N_, BadInput, Game, MatchState
+from referee import bounds
+from referee.engine import N_, BadInput, MatchState
 from referee.engine.records import dump, parse_options
+from referee.engine.spec import SPECS, Game, spec
 from referee.engine.vocab import MatchStatus
 from referee.ledger import fold, live
 from referee.ledger.carries import open_carry
@@ -78,9 +79,9 @@ def _tables_to_come(night_id: int) -> int:
 def create_match(night: Night, game: object, players: object, dealer: object, stake: object = None,
                  options: object = None, *, idem: Idem | None = None) -> Match:
     """A new match among players of the night; the engine checks the rules."""
-    if not isinstance(game, str) or game not in games.GAMES:
-        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
-    module = games.game(game)
+    if not isinstance(game, str) or game not in SPECS:
+        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(SPECS))
+    rules = spec(game)
     seats = clean_players(players)
     known = {n.casefold(): n for n in night.player_names}
     for name in seats:
@@ -98,21 +99,21 @@ def create_match(night: Night, game: object, players: object, dealer: object, st
     minor = 0 if stake in (None, "") else money.parse(stake, "stake")
     if minor < 0:
         raise BadInput("stake", "stake cannot be negative.")
-    opts = parse_options(module.Options, options)
+    opts = parse_options(rules.Options, options)
     check_night_room(night.id, new_match=True)
     try:
-        return _create_match(night, game, module, seats, dealer, minor, opts, idem)
+        return _create_match(night, game, rules, seats, dealer, minor, opts, idem)
     except IntegrityError:
         # Another phone took the same carried pot a moment ago: start without it.
         db.session.rollback()
-        return _create_match(night, game, module, seats, dealer, minor, opts, idem)
+        return _create_match(night, game, rules, seats, dealer, minor, opts, idem)
 
 
-def _create_match(night: Night, game: str, module: Game, seats: list[str], dealer: str, minor: int, opts: Any,
+def _create_match(night: Night, game: str, rules: Game, seats: list[str], dealer: str, minor: int, opts: Any,
                   idem: Idem | None) -> Match:
     carry = open_carry(night, game)
     carried_in = carry[1] if carry else 0
-    state = fold.start_state(module, seats, dealer, minor, opts, carried_in)  # RuleViolation: nothing stored
+    state = fold.start_state(rules, seats, dealer, minor, opts, carried_in)  # RuleViolation: nothing stored
     with writing(idem=idem):
         match = Match(night_id=night.id, game=game, seats=seats, first_dealer=dealer, stake=minor,
                       options=dump(opts), carried_from_id=carry[0] if carry else None,

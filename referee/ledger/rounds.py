@@ -20,10 +20,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee import bounds, games
-from referee.engine import N_, BadInput, Game, MatchState, RuleViolation, tricks
+from referee import bounds
+from referee.engine import N_, BadInput, MatchState, RuleViolation, tricks
 from referee.engine.money import Money
-from referee.engine.spec import SPECS
+from referee.engine.spec import SPECS, Game, spec
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
 from referee.ledger import fold, idempotency, live, tables
 from referee.ledger.carries import _check_carry_kept
@@ -186,14 +186,14 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
             _check_room(match)
             if match.status == MatchStatus.CLOSED:  # the engine refuses it too; a finished tournament says why
                 tables.refuse_if_final(match, lock=False)
-            module = games.game(match.game)
+            rules = spec(match.game)
             money = night_money(match.night)
             state = state_of(match)
-            rnd_rec = module.parse_round(state, payload, money)
-            new_state = module.apply(state, rnd_rec)  # RuleViolation: nothing written
-            canonical = module.round_json(rnd_rec, money)
+            rnd_rec = rules.parse_round(state, payload, money)
+            new_state = rules.apply(state, rnd_rec)  # RuleViolation: nothing written
+            canonical = rules.round_json(rnd_rec, money)
             if log is not None:
-                check_deal_round(module, state, money, canonical, log)
+                check_deal_round(rules, state, money, canonical, log)
             try:
                 with writing(fresh=False, idem=idem):
                     rnd = _write_event(match, version, EventKind.ROUND, canonical, new_state,
@@ -209,7 +209,7 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
         raise _conflict(get_match(match_id))
 
 
-def check_deal_round(module: Game, state: MatchState, money: Money, canonical: Mapping[str, Any],
+def check_deal_round(rules: Game, state: MatchState, money: Money, canonical: Mapping[str, Any],
                      log: tuple[dict[str, Any], dict[str, Any]]) -> None:
     """The round (canonical payload) is exactly the deal's verdict ``round``, else :class:`BadInput` ``deal``.
 
@@ -217,10 +217,10 @@ def check_deal_round(module: Game, state: MatchState, money: Money, canonical: M
     gets ``svangare``; both sides are compared in the engine's canonical form.
     """
     expected = dict(log[1])
-    if SPECS[module.NAME].has_svangare:
+    if rules.has_svangare:
         expected["svangare"] = log[0]["leader"]
     try:
-        want = module.round_json(module.parse_round(state, expected, money), money)
+        want = rules.round_json(rules.parse_round(state, expected, money), money)
     except BadInput as exc:
         raise BadInput("deal", "The deal does not fit this match: %(error)s", error=exc) from None
     if want != dict(canonical):
@@ -290,15 +290,15 @@ def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, 
     with writing(idem=idem):
         match = get_match(match_id)
         tables.refuse_if_final(match)
-        if how == CloseHow.CARRY and match.game not in games.CARRY_GAMES:
+        if how == CloseHow.CARRY and not spec(match.game).can_carry:
             raise BadInput("pot", "Only a Svängknack or Kul pot can be carried to the next night; "
                                   "split it or give it to a player.")
-        module = games.game(match.game)
+        rules = spec(match.game)
         snap = match.snapshot
         _check_room(match, closing=True)
         if how == CloseHow.AWARD and to not in match.seats:
             raise BadInput("to", "%(name)s is not a player of this match.", name=repr(str(to)[:40]))
-        new_state = module.close(state_of(match), how, to if how == CloseHow.AWARD else None)
+        new_state = rules.close(state_of(match), how, to if how == CloseHow.AWARD else None)
         _write_event(match, snap.version, EventKind.CLOSE, payload, new_state, None)
         db.session.flush()
         store_reply(idem, new_state)
@@ -309,7 +309,7 @@ def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, 
 
 def state_json(match: Match, state: MatchState | None = None) -> dict[str, Any]:
     """The API's view of a match's state (``state``, else the current one): the ``state`` of its answers."""
-    return games.game(match.game).state_json(state if state is not None else state_of(match),
+    return spec(match.game).state_json(state if state is not None else state_of(match),
                                              night_money(match.night))
 
 
@@ -334,7 +334,7 @@ def stored_states_json(engine: Engine, match_ids: Sequence[int]) -> dict[int, tu
     with engine.connect() as conn:
         rows = conn.execute(_STATE_ROWS, {"matches": list(match_ids)}).all()
     url = str(engine.url)
-    return {int(match_id): (int(night_id), games.game(game).state_json(
+    return {int(match_id): (int(night_id), spec(game).state_json(
                 fold.stored_state((url, int(match_id)), game, stored), currency_money(currency)))
             for match_id, night_id, game, currency, stored in rows}
 

@@ -185,7 +185,7 @@ def _wins(match: Match, state: object, brags: Brags) -> None:
 
 def _places(match: Match, state: object, brags: Brags) -> None:
     hist = fold.history(match)
-    for game in hist.knaker_games:
+    for game in hist.game_results:
         for seat, name in enumerate(hist.players):
             brags.knaker_games[name] += 1
             brags.knaker_place_sum[name] += game.places[seat]

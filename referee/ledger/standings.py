@@ -1,9 +1,9 @@
 """A tournament's standings and its tables' rankings, read from the tables' matches (issue 30).
 
-Reading only. The ranking of a table is the game's: Schwimmen, the winner
-and then the others by the game they went out in (later is better; read
-from the match's log); Knaker, the match's standings; the other games, the
-match result. The arithmetic is :mod:`referee.engine.tournament`'s.
+Reading only. The ranking of a table is the game's spec's ``rank``
+(Schwimmen, the winner and then the others by the game they went out in,
+read from the match's log; Knaker, the match's standings; the other games,
+the match result). The arithmetic is :mod:`referee.engine.tournament`'s.
 """
 
 from __future__ import annotations
@@ -11,38 +11,17 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
-from referee.engine import knaker, schwimmen
 from referee.engine import tournament as draw
-from referee.engine.spec import SPECS, Ranking
+from referee.engine.spec import spec
 from referee.engine.vocab import EventKind, PaymentKind
 from referee.ledger import fold
 from referee.models import Match, NightPlayer, Payment, Player, Round, Tournament, TournamentTable, db
 
 
-def out_in_game(match: Match) -> dict[str, int]:
-    """Schwimmen: the game number each player went out in, from the one fold's steps (void rounds skipped)."""
-    out: dict[str, int] = {}
-    for _row, _before, state in fold.steps(match):
-        assert isinstance(state, schwimmen.State)
-        for k, name in enumerate(state.players):
-            if state.out[k] and name not in out:
-                out[name] = int(state.game_no)
-    return out
-
-
 def table_ranking(match: Match) -> list[tuple[str, int]]:
-    """The table's players best first with their places (1, 2, 2, 4)."""
-    state = fold.state_of(match)
-    ranking = SPECS[match.game].ranking
-    if ranking is Ranking.SURVIVAL:
-        assert isinstance(state, schwimmen.State)
-        winner = state.players[state.winner] if state.winner is not None else None
-        gone = out_in_game(match)
-        return draw.schwimmen_ranking(state.players, winner, {name: gone.get(name) for name in state.players})
-    if ranking is Ranking.SCORE:
-        assert isinstance(state, knaker.State)
-        return draw.score_ranking(state.players, state.standings)
-    return draw.score_ranking(state.players, state.balances)
+    """The table's players best first with their places (1, 2, 2, 4): the game's spec ranks them, from the
+    final state and, if it asks (Schwimmen), the state after each event of the one fold (void rounds skipped)."""
+    return spec(match.game).rank(fold.state_of(match), lambda: (state for _row, _before, state in fold.steps(match)))
 
 
 def rounds_played(match_ids: list[int]) -> dict[int, int]:

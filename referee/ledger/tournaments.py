@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from datetime import date as Date
 from typing import Any
 
-from referee import bounds, games
+from referee import bounds
 from referee.engine import BadInput, MatchState
 from referee.engine import tournament as draw
 from referee.engine.records import dump, parse_options
-from referee.engine.spec import spec
+from referee.engine.spec import SPECS, spec
 from referee.engine.vocab import MatchStatus, PaymentKind
 from referee.ledger import fold, inputs, live, nights, ratelimit, standings, tx
 from referee.ledger.idempotency import Idem
@@ -81,8 +81,8 @@ def check(data: dict[str, Any]) -> Plan:
     code = inputs.clean_currency(data.get("currency"))
     money = inputs.currency_money(code)
     game = data.get("game")
-    if not isinstance(game, str) or game not in games.GAMES:
-        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
+    if not isinstance(game, str) or game not in SPECS:
+        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(SPECS))
     players = inputs.clean_players(data.get("players"), "players", MAX_PLAYERS)
     table_size = _int(data.get("table_size"), "table_size", 0, 1, MAX_TABLE_SIZE)
     if "table_size" not in data:
@@ -96,7 +96,7 @@ def check(data: dict[str, Any]) -> Plan:
     stake = 0 if data.get("stake") in (None, "") else money.parse(data["stake"], "stake")
     if stake < 0:
         raise BadInput("stake", "stake cannot be negative.")
-    options = parse_options(games.game(game).Options, data.get("options"))
+    options = parse_options(spec(game).Options, data.get("options"))
     fee = 0 if data.get("entry_fee") in (None, "") else money.parse(data["entry_fee"], "entry_fee")
     if fee < 0:
         raise BadInput("entry_fee", "entry_fee cannot be negative.")
@@ -156,7 +156,7 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
 
 def _start(game: str, seats: tuple[str, ...], stake: int, options: Any) -> MatchState:
     """A table's first state: its first seat deals first, no pot carried in."""
-    return fold.start_state(games.game(game), seats, seats[0], stake, options)
+    return fold.start_state(spec(game), seats, seats[0], stake, options)
 
 
 def _seat_tables(tourn: Tournament, night: Night, tables: tuple[draw.Table, ...], states: list[MatchState],
@@ -227,7 +227,7 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
         going = standings.players(tourn)
     series = tourn.current_series + 1
     drawn = draw.draw(going, tourn.table_size, spec(tourn.game).min_players, tourn.seed, series)
-    options = parse_options(games.game(tourn.game).Options, tourn.options)
+    options = parse_options(spec(tourn.game).Options, tourn.options)
     states = [_start(tourn.game, t.players, tourn.stake, options) for t in drawn]
     tourn.current_series = series
     _seat_tables(tourn, tourn.night, drawn, states, series)

@@ -19,10 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from referee import games
 from referee.engine import BadInput, RuleViolation, explain, questions
 from referee.engine.money import Money
 from referee.engine.records import dump, expect_int, expect_object, expect_str, load
+from referee.engine.spec import SPECS, spec
 from referee.offline import round_parse
 
 #: The compiled catalogs, beside this module in the bundle as in the source tree.
@@ -44,13 +44,13 @@ def check_round(data: dict[str, Any]) -> dict[str, Any]:
     """
     expect_object(data, "body", {"game", "digits", "state", "round"}, {"game", "state", "round"})
     name = expect_str(data["game"], "game")
-    if name not in games.GAMES:
-        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
+    if name not in SPECS:
+        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(SPECS))
     money = Money(expect_int(data.get("digits", 2), "digits"))
-    module = games.game(name)
-    state = load(module.State, data["state"])
-    new_state = module.apply(state, module.parse_round(state, data["round"], money))
-    return {"legal": True, "state": module.state_json(new_state, money)}
+    rules = spec(name)
+    state = load(rules.State, data["state"])
+    new_state = rules.apply(state, rules.parse_round(state, data["round"], money))
+    return {"legal": True, "state": rules.state_json(new_state, money)}
 
 
 def check_form(data: dict[str, Any]) -> dict[str, Any]:
@@ -69,7 +69,7 @@ def check_form(data: dict[str, Any]) -> dict[str, Any]:
     name = expect_str(data["game"], "game")
     parser = round_parse.module(name)
     if parser is None:
-        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(games.GAMES))
+        raise BadInput("game", "game must be one of: %(games)s.", games=", ".join(SPECS))
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise BadInput("players", "players must be a list of names.")
@@ -77,11 +77,11 @@ def check_form(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(form, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in form.items()):
         raise BadInput("form", "The form could not be read; reload the page and try again.")
     money = Money(expect_int(data.get("digits", 2), "digits"))
-    module = games.game(name)
-    state = load(module.State, data["state"])
-    payload = parser.parse(form, module.state_json(state, money), players)
-    new_state = module.apply(state, module.parse_round(state, payload, money))
-    return {"legal": True, "round": payload, "state": module.state_json(new_state, money),
+    rules = spec(name)
+    state = load(rules.State, data["state"])
+    payload = parser.parse(form, rules.state_json(state, money), players)
+    new_state = rules.apply(state, rules.parse_round(state, payload, money))
+    return {"legal": True, "round": payload, "state": rules.state_json(new_state, money),
             "snapshot": dump(new_state)}
 
 

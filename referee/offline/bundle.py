@@ -1,8 +1,8 @@
 """Build the engine bundle the phone's browser runs (``python -m referee.offline.bundle OUT.zip``).
 
 The zip holds the pure engine (``referee/engine``), the round forms' parsers
-(``referee/offline/round_parse``), the browser's door (``referee/offline/browser.py``), the
-game registry (``referee/games.py``) and the compiled catalogs, laid out as in the source tree, with an empty
+(``referee/offline/round_parse``), the browser's door (``referee/offline/browser.py``; the
+game registry is ``referee/engine/spec.py``) and the compiled catalogs, laid out as in the source tree, with an empty
 ``referee/__init__.py`` so that importing the engine does not import Flask.
 It is made from the source at install time (``make run``/``make test``), so
 the browser never runs a second copy of a rule.
@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent  # the referee package
 
 #: What the browser needs, relative to the ``referee`` package.
-MODULES = ("offline/__init__.py", "offline/browser.py", "games.py")
+MODULES = ("offline/__init__.py", "offline/browser.py")
 
 
 def files() -> list[tuple[Path, str]]:

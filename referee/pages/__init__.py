@@ -29,10 +29,10 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
 
-from referee import games, ledger, payment_codes, round_forms
+from referee import ledger, payment_codes, round_forms
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
-from referee.engine.spec import SPECS
+from referee.engine.spec import SPECS, spec, title
 from referee.ledger import idempotency, payments, rights, tables
 from referee.messages import explain
 from referee.models import Match, Night, db
@@ -89,7 +89,7 @@ def _match(match_id: int, edit: bool = False) -> Match:
 def _context() -> dict[str, Any]:
     from flask_babel import get_locale
 
-    return {"can_edit": can_edit, "game_title": games.TITLES.get, "game_spec": SPECS.get,
+    return {"can_edit": can_edit, "game_title": title, "game_spec": SPECS.get,
             "lang": str(get_locale() or "en")}
 
 
@@ -271,12 +271,12 @@ def add_player(night_id: int) -> Any:
 def new_match(night_id: int) -> Any:
     nt = _night(night_id, edit=True)
     form = MatchForm()
-    form.game.choices = [SelectChoice(name, games.TITLES[name]) for name in PAGE_GAMES]
+    form.game.choices = [SelectChoice(name, spec(name).title) for name in PAGE_GAMES]
     form.dealer.choices = list(nt.player_names)
     chosen_game = request.values.get("game", PAGE_GAMES[0])
     if chosen_game not in PAGE_GAMES:
         chosen_game = PAGE_GAMES[0]
-    described = describe_options(games.game(chosen_game).Options)
+    described = describe_options(spec(chosen_game).Options)
     error: RuleViolation | None = None
     if request.method == "POST" and request.form.get("action") != "switch" and form.validate_on_submit():
         try:
@@ -317,10 +317,10 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
     ``stale``: the post another phone's round overtook (a 409): its taps are shown apart, with a choice, and
     the form is empty, so that they are not stored again as the next round by one more tap.
     """
-    module = games.game(match.game)
+    rules = spec(match.game)
     money = ledger.night_money(match.night)
     state = ledger.state_of(match)
-    view = module.state_json(state, money)
+    view = rules.state_json(state, money)
     editing = can_edit(match.night, match.id)
     field = round_forms.error_field(match.game, getattr(error, "rule", "")) or getattr(error, "field", "")
     close_form = CloseForm()
@@ -363,7 +363,7 @@ def add_round(match_id: int) -> Any:
     parser = round_forms.parser(m.game)
     if parser is None:
         abort(404)
-    view = games.game(m.game).state_json(ledger.state_of(m), ledger.night_money(m.night))
+    view = spec(m.game).state_json(ledger.state_of(m), ledger.night_money(m.night))
     expected = expected_seq(form)
     try:
         payload = parser(request.form, view, list(m.seats))
@@ -435,7 +435,7 @@ def close_match(match_id: int) -> Any:
         return render_template("pages/close_confirm.html", match=m, night=m.night, form=form, to=to,
                                pot=form.pot.data, state=ledger.state_of(m), title=_("Close the match?"),
                                back=back, back_label=_("Back to the match"), action=request.path,
-                               crumb=f"{games.TITLES.get(m.game, m.game)} #{m.id}",
+                               crumb=f"{title(m.game)} #{m.id}",
                                fields={"pot": form.pot.data, "to": to}, button=_("Close the match"),
                                button_id="confirm-close", box_id="close-confirm")
     try:  # a resent entry of the phone's queue is made once
@@ -449,5 +449,5 @@ def close_match(match_id: int) -> Any:
 
 # The modules that register their routes, filters and hooks on bp, named one by one (no package scan):
 # imported last, as they take ``bp`` and the helpers above from this module.
-from referee.pages import addresses, knaker_log, offline, season, settlement, table  # noqa: E402,F401
+from referee.pages import addresses, game_log, offline, season, settlement, table  # noqa: E402,F401
 from referee.pages.referee import knaker_pile, schloapfer_eyes, schwimmen_value, trick_dispute, tricks  # noqa: E402,F401

@@ -14,7 +14,8 @@ from flask import abort, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from referee import games, ledger, round_forms
+from referee import ledger, round_forms
+from referee.engine.spec import spec
 from referee.models import Match
 from referee.pages import bp, guest_pages, qr_svg
 from referee.pages.phone_rights import can_view
@@ -54,7 +55,7 @@ def table_qr(match: Match) -> tuple[str, Markup]:
 def _display(match: Match) -> str:
     money = ledger.night_money(match.night)
     state = ledger.state_of(match)
-    view = games.game(match.game).state_json(state, money)
+    view = spec(match.game).state_json(state, money)
     last = next((r for r in ledger.recent_rounds(match, 5) if not r.void), None)
     return render_template("pages/table.html", match=match, night=match.night, state=state, view=view,
                            players=rows(match.game, state, view), last=last,

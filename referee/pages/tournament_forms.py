@@ -15,8 +15,8 @@ from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from referee import games
 from referee.engine import BadInput
+from referee.engine.spec import SPECS, spec
 from referee.pages.forms import currency_choices
 
 
@@ -43,7 +43,7 @@ class TournamentForm(FlaskForm):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.currency.choices = currency_choices()
-        self.game.choices = [SelectChoice(name, games.TITLES[name]) for name in games.GAMES]
+        self.game.choices = [SelectChoice(name, spec(name).title) for name in SPECS]
 
     def player_names(self) -> list[str]:
         return [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]

@@ -22,8 +22,9 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from weasyprint import HTML
 
-from referee import exports, games, ledger
+from referee import exports, ledger
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
+from referee.engine.spec import spec
 from referee.ledger import by_version, fold, paying, payments, rights
 from referee.models import Match, Night
 from referee.reports import sheet
@@ -47,7 +48,7 @@ def steps(match: Match) -> list[Step]:
     A void event leaves the state as it was; it is listed so the sheet can
     strike it through.
     """
-    module = games.game(match.game)
+    module = spec(match.game)
     money = ledger.night_money(match.night)
     out: list[Step] = []
     state_json: dict[str, Any] | None = None
@@ -218,7 +219,7 @@ def protocol_html(match: Match) -> str:
     So its cost follows what it prints: a voided event is one line, not a
     row of the game's table (see :data:`referee.reports.rounds.VOID_ROWS`).
     """
-    module = games.game(match.game)
+    module = spec(match.game)
     money = ledger.night_money(match.night)
     final = module.state_json(ledger.state_of(match), money)
     shown = steps(match)

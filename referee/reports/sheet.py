@@ -15,7 +15,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from referee import games
+from referee.engine.spec import title
 from referee.reports.grid import GAP, PAGE_CHARS, Column, Grid, Row, fit
 
 
@@ -34,7 +34,7 @@ def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str
     opening = any(s.opening.values())
     paid = any(s.paid.values())
     amount = {name: money(value) for name, value in s.result.items()}  # (formatting money is slow: once each)
-    titles = [f"{games.TITLES.get(m.game, m.game)} #{m.id}" for m, _a in s.per_match]
+    titles = [f"{title(m.game)} #{m.id}" for m, _a in s.per_match]
     tail = [Column(_("Total"), right=True)]
     if opening:
         tail.append(Column(_("Opening"), right=True))

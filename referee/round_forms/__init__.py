@@ -1,11 +1,15 @@
 """Each game's page module: its round form turned into the API's payload, and its options in words.
 
-Below the pages and the sheets (both use it, neither is imported here): a
-game has phone pages when ``referee/round_forms/<game>.py`` exists (imported below) with
+Below the pages and the sheets (both use it, neither is imported here). Every
+game of the registry (:data:`referee.engine.spec.SPECS`) has its module
+``referee/round_forms/<game>.py``, imported here by the registered name (the
+registry is the one list: a sixth game's form is found without a line here,
+and a registered game without one fails at import). It holds
 ``parse(form, state_json, players) -> payload`` and ``ERROR_FIELDS`` (rule
 ID -> the form field the error is shown next to), optionally ``OPTION_TEXT``
 (option name -> lazily translated label and explanation for the new-match
-form), and the templates ``templates/pages/match_<game>.html`` and
+form), ``CHOICE_TEXT``, ``table_card`` and ``page_text`` (the words its
+templates show of its log), and the templates ``templates/pages/match_<game>.html`` and
 ``templates/pages/summary_<game>.html`` (one line per logged event). The payload then goes through the same
 service and engine as a JSON request.
 """
@@ -13,6 +17,7 @@ service and engine as a JSON request.
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from types import ModuleType
 from typing import Any
 
@@ -21,14 +26,11 @@ from werkzeug.datastructures import MultiDict
 
 from referee.engine.records import describe_options
 from referee.engine.spec import SPECS
-from referee.round_forms import knaker, kul, schloapfer, schwimmen, svangknack
 
 Parser = Callable[[MultiDict[str, str], dict[str, Any], list[str]], dict[str, Any]]
 
-_FORMS = {m.__name__.rsplit(".", 1)[-1]: m for m in (svangknack, kul, schloapfer, schwimmen, knaker)}
-
-#: Each game's page module, in the registry's order.
-MODULES: dict[str, ModuleType] = {name: _FORMS[name] for name in SPECS if name in _FORMS}
+#: Each registered game's page module, in the registry's order (imported by the name the registry gives).
+MODULES: dict[str, ModuleType] = {name: import_module(f"{__name__}.{name}") for name in SPECS}
 
 #: Games with a round form on the phone pages, in the registry's order.
 PAGE_GAMES: tuple[str, ...] = tuple(MODULES)
@@ -53,6 +55,13 @@ def choice_text(game: str) -> dict[str, dict[Any, Any]]:
     """``CHOICE_TEXT = {option: {value: lazily translated name}}``: what the new-match form shows for a value."""
     module = MODULES.get(game)
     return {} if module is None else dict(getattr(module, "CHOICE_TEXT", {}))
+
+
+def page_text(game: str) -> dict[str, Any]:
+    """The words the game's templates show of its log (its module's ``page_text()``), {} if it has none."""
+    module = MODULES.get(game)
+    make = getattr(module, "page_text", None)
+    return {} if make is None else dict(make())
 
 
 def option_texts(game: str, described: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from referee.engine.knaker import OFFENCES
 from referee.offline.round_parse.knaker import ERROR_FIELDS, KINDS, parse, parse_dot, parse_events
 
 OPTION_TEXT: dict[str, tuple[Any, Any]] = {
@@ -58,6 +59,16 @@ CONSEQUENCE_TEXT: dict[str, Any] = {
     "disqualified": _l("disqualified"),
 }
 
+def page_text() -> dict[str, Any]:
+    """The page's and the protocol's wording of offences, lost reasons and consequences, and the offences'
+    dots and rules (``game_text("knaker")`` in the templates)."""
+    offences = [{"name": name, "label": OFFENCE_TEXT[name], "dots": o.dots, "rule": o.rule,
+                 "fixed": o.fixed, "next_game": o.next_game} for name, o in OFFENCES.items()]
+    return {"offences": offences, "offence": OFFENCE_TEXT,
+            "dots": {name: o.dots for name, o in OFFENCES.items() if o.dots is not None},
+            "reasons": REASONS, "consequence": CONSEQUENCE_TEXT, "kinds": KINDS}
+
+
 def table_card(name: str, me: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
     """The table display's card of a player (``referee.pages.table``): a dot per penalty dot, the standings."""
     return {"marks": "\N{BLACK CIRCLE}" * int(view["dots"].get(name, 0)),
@@ -72,6 +83,7 @@ __all__ = [
     "OFFENCE_TEXT",
     "OPTION_TEXT",
     "REASONS",
+    "page_text",
     "parse",
     "parse_dot",
     "parse_events",

@@ -67,7 +67,7 @@ def mutable_values(value: Any, where: str = "state") -> list[str]:
 
 def test_every_game_declares_only_immutable_records() -> None:
     for name, spec in SPECS.items():
-        module = spec.module
+        module = spec
         for record in (module.State, module.Round, module.Options):
             assert mutable_types(record) == [], f"{name}: {record.__qualname__}"
 
@@ -109,7 +109,7 @@ def _options(cls: type[Any], data: st.DataObject) -> Any:
 @given(st.sampled_from(sorted(SPECS)), st.integers(2, 8), st.integers(0, 2000), st.data())
 def test_property_every_state_a_game_builds_is_deeply_immutable(name: str, n: int, stake: int,
                                                                  data: st.DataObject) -> None:
-    module = SPECS[name].module
+    module = SPECS[name]
     players = tuple(f"P{i}" for i in range(n))
     try:
         state = module.start(players, data.draw(st.sampled_from(players)), stake,

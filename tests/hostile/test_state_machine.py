@@ -40,8 +40,8 @@ from hypothesis.stateful import (
 )
 from sqlalchemy import delete, select
 
-from referee import games
 from referee.engine import RuleViolation
+from referee.engine.spec import spec
 from referee.ledger import Conflict, add_round, close_match, get_match, get_night, state_of, void_round
 from referee.ledger.idempotency import Idem, Replayed
 from referee.models import db
@@ -316,7 +316,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
     def carriable(self, t: Tracked) -> bool:
         state = fold(t)
-        return t.game in games.CARRY_GAMES and not state.finished and state.pot > 0
+        return spec(t.game).can_carry and not state.finished and state.pot > 0
 
     # --- invariants --------------------------------------------------------------------------
 
@@ -334,7 +334,7 @@ class LedgerMachine(RuleBasedStateMachine):
             dst = next(t for _n, t in self.matches() if t.match_id == taker)
             assert state_of(get_match(source)).carried_out == fold(src).carried_out == dst.carried_in
             assert get_match(taker).carried_in == dst.carried_in
-            assert src.game == dst.game and dst.game in games.CARRY_GAMES
+            assert src.game == dst.game and spec(dst.game).can_carry
 
 
 def machine_for(app: Any) -> type[LedgerMachine]:

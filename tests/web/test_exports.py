@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from referee import exports, games, ledger
+from referee import exports, ledger
 from referee.engine import BadInput, RuleViolation
+from referee.engine.spec import spec
 from referee.ledger import POT_PARTY, payments
 from referee.models import Group, Match, Night, Payment, Player, Round, Snapshot, db
 from tests.components import PostgresServer
@@ -103,7 +104,7 @@ def facts(night: Night) -> dict[str, Any]:
     s = payments.settlement(night)
     matches = []
     for match in night.matches:
-        module = games.game(match.game)
+        module = spec(match.game)
         state = ledger.state_of(match)
         assert module.state_json(ledger.replay(match), money) == module.state_json(state, money)
         matches.append({

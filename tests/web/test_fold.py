@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, select, update
 
-from referee import games, ledger
+from referee import ledger
 from referee.engine.records import dump, load
+from referee.engine.spec import spec
 from referee.ledger import fold
 from referee.models import FoldCheckpoint, Round, Snapshot, db, now
 
@@ -42,7 +43,7 @@ def stored_before_checkpoints(rounds: int, then: int) -> tuple[int, str]:
     """
     night = ledger.create_night("Long night", "SEK", PLAYERS)
     match = ledger.create_match(night, "svangknack", PLAYERS, PLAYERS[0], "3.00")
-    module, money = games.game("svangknack"), ledger.night_money(night)
+    module, money = spec("svangknack"), ledger.night_money(night)
     state = ledger.state_of(match)
     rows = []
     for seq in range(1, rounds + 1):
@@ -173,7 +174,7 @@ def test_a_void_in_the_middle_rewrites_the_checkpoints_after_it_and_the_page_equ
         cold = fold.history(ledger.get_match(mid))
         assert warm == cold
         assert (list(cold.seqs), list(cold.balances), list(cold.pots)) == (seqs, balances, pots)
-        assert voided not in cold.seqs and len(cold.knaker_games) == events // 2 - 1
+        assert voided not in cold.seqs and len(cold.game_results) == events // 2 - 1
         db.session.remove()
     page = phone.get(f"/matches/{mid}")
     assert page.status_code == 200 and b'id="balance-chart"' in page.data
@@ -191,7 +192,8 @@ import json, sys
 sys.path.insert(0, {str(ROOT)!r})
 from tests.conftest import make_app
 from pathlib import Path
-from referee import games, ledger
+from referee.engine.spec import SPECS, spec
+from referee import ledger
 from referee.ledger import fold
 app = make_app({backend!r}, Path({str(tmp_path)!r}))
 real, applied = fold.apply_event, []
@@ -228,7 +230,7 @@ def test_knaker_games_and_dots_survive_the_checkpoints(app: Any, monkeypatch: py
         db.session.execute(FoldCheckpoint.__table__.delete())
         fold.clear()
         whole = fold.history(ledger.get_match(kn.id))
-        assert cold == whole and len(cold.knaker_games) == 4 and any(cold.open_dots)
+        assert cold == whole and len(cold.game_results) == 4 and any(cold.open_dots)
 
 
 def corrupt(app: Any, match_id: int, seq: int) -> None:

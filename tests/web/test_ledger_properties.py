@@ -28,10 +28,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
-from referee import games
 from referee.engine import BadInput, RuleViolation
 from referee.engine.money import Money
 from referee.engine.records import parse_options
+from referee.engine.spec import spec
 from referee.ledger import (
     POT_PARTY,
     NotFound,
@@ -94,7 +94,7 @@ class Tracked:
 
     @property
     def module(self) -> Any:
-        return games.game(self.game)
+        return spec(self.game)
 
 
 def fold(t: Tracked, skip: int | None = None, extra: Sent | None = None) -> Any:

@@ -145,8 +145,8 @@ def test_a_resent_payment_void_is_one_void_and_a_refusal_is_never_a_redirect(cli
 @pytest.mark.parametrize("lang", ["en", "sv", "de"])
 def test_the_phone_reads_a_round_form_as_the_page_does(client: Any, lang: str) -> None:
     """``round/form`` (the engine in the phone, issue 16): the page's parser and rules, same words, same state."""
-    from referee import games
     from referee.engine.records import dump
+    from referee.engine.spec import spec
     from referee.offline import browser
 
     match_id = create_match(client, create_night(client))
@@ -171,7 +171,7 @@ def test_the_phone_reads_a_round_form_as_the_page_does(client: Any, lang: str) -
         match = ledger.get_match(match_id)
         state = ledger.state_of(match)
         assert body["snapshot"] == dump(state) == match.snapshot.state
-        assert body["state"] == games.game("svangknack").state_json(state, ledger.night_money(match.night))
+        assert body["state"] == spec("svangknack").state_json(state, ledger.night_money(match.night))
 
 
 def test_round_form_refuses_what_is_no_form() -> None:
@@ -244,7 +244,7 @@ def test_a_late_answer_from_before_a_post_leaves_its_flash(client: Any) -> None:
 def test_every_box_the_phone_projects_names_a_key_of_the_engines_state(client: Any, game: str,
                                                                        extra: dict[str, Any]) -> None:
     """``data-expect`` (static/js/offline_check.js) reads the state ``round/form`` answers: each key must be there."""
-    from referee import games
+    from referee.engine.spec import spec
     from tests.web.helpers import Api
 
     api = Api(client)
@@ -256,7 +256,7 @@ def test_every_box_the_phone_projects_names_a_key_of_the_engines_state(client: A
     assert boxes, game
     with client.application.app_context():
         match = ledger.get_match(match_id)
-        view = games.game(game).state_json(ledger.state_of(match), ledger.night_money(match.night))
+        view = spec(game).state_json(ledger.state_of(match), ledger.night_money(match.night))
     for key, _as, kind in boxes:
         assert key in view, (game, key)
         assert kind != "money" or isinstance(view[key], str), (game, key)

@@ -24,10 +24,10 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from referee import games, ledger
+from referee import ledger
 from referee.engine import BadInput, RuleViolation, questions, tricks
 from referee.engine.cards import RANKS
-from referee.engine.spec import SPECS
+from referee.engine.spec import SPECS, spec
 from referee.ledger import idempotency
 from referee.messages import explain
 from referee.models import Match
@@ -69,8 +69,8 @@ def deck_ranks(game: str) -> tuple[str, ...]:
 
 def _first_leader(match: Match) -> tuple[tuple[str, ...], str]:
     """The match's players still in and who leads: the svängare (Svängknack), else forehand."""
-    module = games.game(match.game)
-    view = module.state_json(ledger.state_of(match), ledger.night_money(match.night))
+    rules = spec(match.game)
+    view = rules.state_json(ledger.state_of(match), ledger.night_money(match.night))
     seats = tuple(match.seats)
     players = tuple(p for p in seats if p in view.get("in_match", seats))  # Schloapfer's players still in
     if SPECS[match.game].has_svangare:
