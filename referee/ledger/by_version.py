@@ -29,7 +29,7 @@ from referee.models import Night, db
 
 T = TypeVar("T")
 
-_KEPT: LRU[tuple[Any, ...], Any] = LRU(64, budget=16 * MiB)
+_KEPT: LRU[tuple[Any, ...], Any] = LRU(64, budget=8 * MiB)
 
 
 def kept(night: Night, what: tuple[Any, ...], work: Callable[[], T], *, wait: float = 2.0) -> T:

@@ -57,11 +57,13 @@ from referee.models import FoldCheckpoint, Match, Round, db
 log = logging.getLogger(__name__)
 
 #: How many matches' folds a process keeps, and their bytes together (issue 45.8: a fold holds a point per
-#: round, about 0.25 kB each at five players, so 256 long matches' folds outgrew 256 short ones' a hundredfold).
+#: round, about 0.3 kB each at five players, so 256 long matches' folds outgrew 256 short ones' a hundredfold,
+#: and the soak's workers grew for the whole hour). 4 MiB holds a club evening's 120 tables of 30 rounds
+#: almost three times over, or 13 matches of 1,000 rounds; a fold that went is folded again from its checkpoints.
 CACHE_SIZE = 256
-CACHE_BUDGET = 32 * MiB
+CACHE_BUDGET = 4 * MiB
 #: The states last loaded from snapshots (:func:`state_of`), with their JSON: a state does not grow with its log.
-STATES_BUDGET = 16 * MiB
+STATES_BUDGET = 2 * MiB
 #: A stored checkpoint after every round numbered a multiple of this: a cold fold folds fewer events
 #: than this after reading them, and writing one folds this many events once per this many rounds.
 CHECKPOINT_EVERY = 50

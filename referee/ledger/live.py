@@ -60,7 +60,7 @@ Change = dict[str, Any]
 News = Callable[[Engine, Sequence[int]], dict[int, tuple[int, dict[str, Any]]]]
 #: A match's ``state`` event after a change of it that the hub had not read (a reconnect's, the ping's), its text
 #: made once per change and process by the first stream that sends it (:func:`state_event`).
-_NEWS: LRU[tuple[str, int, int], tuple[int, str]] = LRU(256, budget=4 * MiB, weigh=lambda told: sys.getsizeof(told[1]))
+_NEWS: LRU[tuple[str, int, int], tuple[int, str]] = LRU(256, budget=1 * MiB, weigh=lambda told: sys.getsizeof(told[1]))
 
 
 _nights = Night.__table__

@@ -49,7 +49,7 @@ from referee.models import Match
 from referee.pages import phone_rights
 from referee.pages.queue_keys import done_key
 
-_KEPT: LRU[tuple[Any, ...], tuple[str, int]] = LRU(64, budget=16 * MiB, weigh=lambda page: sys.getsizeof(page[0]))
+_KEPT: LRU[tuple[Any, ...], tuple[str, int]] = LRU(64, budget=4 * MiB, weigh=lambda page: sys.getsizeof(page[0]))
 
 
 def _key(match: Match) -> tuple[Any, ...] | None:

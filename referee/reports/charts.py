@@ -43,7 +43,7 @@ def styles(group: Group, names: list[str]) -> dict[str, charts.Style]:
 
 
 #: The last charts drawn, by match version and size: a match page is read many times between two rounds.
-_DRAWN: LRU[tuple[Any, ...], charts.LineChart] = LRU(128, budget=8 * MiB)
+_DRAWN: LRU[tuple[Any, ...], charts.LineChart] = LRU(128, budget=2 * MiB)
 
 
 @bp.app_template_global()

@@ -120,8 +120,9 @@ def _long_matches_within_the_budget() -> None:
 
 
 def test_every_process_wide_cache_has_a_budget_in_bytes() -> None:
-    """The six LRU caches of the app, each with a budget of at most 32 MiB (their sum is the process's bound)."""
+    """The six LRU caches of the app, each with a budget in bytes; together at most 24 MiB a process, so that a
+    worker's memory levels off within the soak's hour (docs/reliability.md, "Soak")."""
     caches = [fold._CACHE, fold._STATES, guest_pages._KEPT, live._NEWS, charts._DRAWN,
               ledger.by_version._KEPT]
-    assert all(0 < c.budget <= 32 * MiB for c in caches)
-    assert sum(c.budget for c in caches) <= 96 * MiB
+    assert all(c.budget > 0 for c in caches)
+    assert sum(c.budget for c in caches) <= 24 * MiB
