@@ -15,9 +15,11 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,6 +42,31 @@ def shared_rules() -> Path:
     if not rules.is_dir():
         missing(f"the rule digests in {rules}")
     return rules
+
+
+@contextmanager
+def chromium(*args: str) -> Iterator[Any]:
+    """Debian's headless Chromium through Playwright (``CHROMIUM_ARGS`` and ``args``), closed at the end; a missing
+    Chromium or Playwright is a missing component.
+
+    An expectation waits up to 20 s, not Playwright's 5 s: a phone's first round with no network is checked by
+    the engine in the page (Pyodide booting from the phone's cache, up to its own 15 s limit, then kept
+    unchecked). On a loaded 2-core CI machine that boot alone took over 5 s (stop 25's one failure).
+    """
+    path = chromium_path()
+    if path is None:
+        missing("chromium (Debian package chromium)")
+    try:
+        from playwright.sync_api import expect, sync_playwright
+    except ImportError:
+        missing("playwright (Python package, extra [test])")
+    expect.set_options(timeout=20_000)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=path, args=[*CHROMIUM_ARGS, *args], headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def chromium_path() -> str | None:

@@ -95,27 +95,26 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path, postgres: PostgresSe
     return postgres.create_database(f"t{next(_pg_db_counter)}", template=template)
 
 
-@pytest.fixture
-def app(backend: str, tmp_path: Path) -> Iterator[Any]:
-    application = make_app(backend, tmp_path)
+def served_app(url: str, tmp_path: Path, **extra: Any) -> Iterator[Any]:
+    """:func:`make_app` for a fixture to yield, its database's connections let go at the end."""
+    application = make_app(url, tmp_path, **extra)
     yield application
     from referee.models import db
 
     with application.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(backend: str, tmp_path: Path) -> Iterator[Any]:
+    yield from served_app(backend, tmp_path)
 
 
 @pytest.fixture
 def live_app(backend: str, tmp_path: Path) -> Iterator[Any]:
     """An app whose live streams last long enough to read (tests/live, tests/tournament)."""
-    application = make_app(backend, tmp_path, LIVE_LIFETIME=20, LIVE_PING=0.5)
-    yield application
-    from referee.models import db
-
-    with application.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    yield from served_app(backend, tmp_path, LIVE_LIFETIME=20, LIVE_PING=0.5)
 
 
 @pytest.fixture

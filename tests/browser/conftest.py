@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.components import CHROMIUM_ARGS, chromium_path, free_port, missing
+from tests.components import chromium, free_port
 from tests.conftest import make_app
 
 #: The phone the issue names: 390×844 CSS pixels (an ordinary modern phone).
@@ -71,25 +71,8 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """One headless Debian Chromium for the session."""
-    path = chromium_path()
-    if path is None:
-        missing("chromium (Debian package chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright (Python package, extra [test])")
-    from playwright.sync_api import expect
-
-    # An expectation waits up to 20 s, not Playwright's 5 s: a phone's first round with no network is checked
-    # by the engine in the page (Pyodide booting from the phone's cache, up to its own 15 s limit, then kept
-    # unchecked). On a loaded 2-core CI machine that boot alone took over 5 s (stop 25's one failure).
-    expect.set_options(timeout=20_000)
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from tests.browser.conftest import PHONE, LiveServer, watch
 from tests.browser.polish import assert_axe
 from tests.browser.test_offline_queue import api, night_and_match
 from tests.browser.test_pay import kul_night
-from tests.components import CHROMIUM_ARGS, chromium_path, missing
+from tests.components import chromium
 
 pytestmark = pytest.mark.browser
 
@@ -40,18 +40,8 @@ LINES = """(el) => { const range = document.createRange(); range.selectNodeConte
 @pytest.fixture(scope="module")
 def mapped_browser() -> Iterator[Any]:
     """A Chromium that resolves ``referee.test`` to the loopback (and nothing else differs)."""
-    path = chromium_path()
-    if path is None:
-        missing("chromium (Debian package chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=path, headless=True,
-                                      args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium(f"--host-resolver-rules=MAP {HOST} 127.0.0.1") as browser:
+        yield browser
 
 
 def leader_phone(browser: Any, base: str, edit_token: str) -> Any:

@@ -23,7 +23,7 @@ from referee.models import Round
 from tests.browser.conftest import PHONE, watch
 from tests.browser.network import back_online
 from tests.browser.test_offline_queue import SEATS, offline_noise, open_controlled, queue, save_round
-from tests.components import CHROMIUM_ARGS, chromium_path, missing
+from tests.components import chromium
 from tests.conftest import ARTIFACTS
 from tests.deploy.caddy import DOMAIN, Caddy, Phone
 from tests.deploy.conftest import Deployment
@@ -33,24 +33,11 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def chromium(deployment: Deployment) -> Iterator[Any]:
+def https_chromium(deployment: Deployment) -> Iterator[Any]:
     """Debian's Chromium with ``referee.test`` on the loopback and Caddy's CA accepted."""
-    path = chromium_path()
-    if path is None:
-        missing("chromium (Debian package chromium)")
-    try:
-        from playwright.sync_api import expect, sync_playwright
-    except ImportError:
-        missing("playwright (Python package, extra [test])")
-    expect.set_options(timeout=20_000)  # as tests/browser/conftest.py: Pyodide boots slowly on a loaded machine
-    args = [*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {DOMAIN} 127.0.0.1",
-            f"--ignore-certificate-errors-spki-list={','.join(deployment.caddy.spki_hashes())}"]
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=path, args=args, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium(f"--host-resolver-rules=MAP {DOMAIN} 127.0.0.1",
+                  f"--ignore-certificate-errors-spki-list={','.join(deployment.caddy.spki_hashes())}") as browser:
+        yield browser
 
 
 def night_and_match(caddy: Caddy) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -79,12 +66,13 @@ def stored(url: str, match_id: int) -> list[tuple[int, str | None, bool]]:
     return [(r[0], r[1], r[2]) for r in rows]
 
 
-def test_over_https_the_service_worker_keeps_a_round_entered_offline(deployment: Deployment, chromium: Any) -> None:
+def test_over_https_the_service_worker_keeps_a_round_entered_offline(deployment: Deployment,
+                                                                     https_chromium: Any) -> None:
     from playwright.sync_api import expect
 
     caddy = deployment.caddy
     night, match = night_and_match(caddy)
-    context = chromium.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+    context = https_chromium.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                                    locale="en-US")
     context.set_default_timeout(15_000)
     try:

@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from referee import bounds
 from referee.engine import BadInput
 from referee.models import db
-from tests.conftest import make_app
+from tests.conftest import make_app, served_app
 from tests.tournament.helpers import bearer
 from tests.web.helpers import Api
 
@@ -37,11 +37,7 @@ def rows(app: Any) -> dict[str, int]:
 @pytest.fixture
 def small(backend: str, tmp_path: Path) -> Iterator[Any]:
     """The app with a night of at most 5 events and 3 creations an hour per address."""
-    application = make_app(backend, tmp_path, MAX_IMPORT_EVENTS=5, CREATIONS_PER_HOUR=3)
-    yield application
-    with application.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    yield from served_app(backend, tmp_path, MAX_IMPORT_EVENTS=5, CREATIONS_PER_HOUR=3)
 
 
 def _tournament(players: int, table_size: int, series: int) -> dict[str, Any]:
