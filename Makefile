@@ -121,7 +121,6 @@ run: registries-run $(VENV)/.installed translations browser-engine api-docs stat
 	$(VENV)/bin/flask --app referee db upgrade
 	$(if $(filter 1,$(LAN)),@$(PY) -m referee.lan --host $(HOST) --port $(PORT))
 	LIVE_STREAMS=$${LIVE_STREAMS:-$$(( $(THREADS) - 60 ))} exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
-		--logger-class referee.logs.GunicornLogger \
 		--graceful-timeout 5 'referee:create_app()'
 
 ## Debian packages the tests use (Chromium, PostgreSQL, poppler, Caddy and openssl for tests/deploy), when allowed.
