@@ -57,8 +57,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.url_map.converters["int"] = BoundedInt
 
     from referee.ledger.ratelimit import FailureLimiter
+    from referee.web.caller import LIMITER
 
-    app.extensions["referee.failures"] = FailureLimiter(app.config["TOKEN_FAILURES"], app.config["TOKEN_WINDOW"])
+    app.extensions[LIMITER] = FailureLimiter(app.config["TOKEN_FAILURES"], app.config["TOKEN_WINDOW"])
     db.init_app(app)
     errors.register_session_end(app)  # after init_app: teardowns run in reverse, so this one runs first
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))

@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from referee.engine import N_
 from referee.ledger import Unavailable
 from referee.ledger.fold import CorruptLog
+from referee.ledger.rights import TooManyWrong
 from referee.ledger.tables import Final
 from referee.messages import explain
 from referee.models import db
@@ -91,6 +92,14 @@ def register(app: Flask) -> None:
         if wants_json():
             return jsonify({"error": exc.description or exc.name}), code, headers
         return render_template("error.html", code=code, message=exc.description), code, headers
+
+    @app.errorhandler(TooManyWrong)
+    def _too_many_wrong(exc: TooManyWrong) -> Any:
+        # Too many wrong tokens from this address (the ledger's count): 429, and when to try again.
+        message, headers = gettext(exc.message, n=exc.wait), {"Retry-After": str(exc.wait)}
+        if wants_json():
+            return jsonify({"error": message}), 429, headers
+        return render_template("error.html", code=429, message=message), 429, headers
 
     @app.errorhandler(CorruptLog)
     def _corrupt_log(exc: CorruptLog) -> Any:

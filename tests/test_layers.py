@@ -30,7 +30,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("referee.engine",)),
     ("offline", ("referee.offline", "referee.games")),
     ("ledger", ()),
-    ("house", ("referee.pages", "referee.api", "referee.reports", "referee.round_forms", "referee.floor")),
+    ("house", ("referee.pages", "referee.api", "referee.reports", "referee.round_forms", "referee.floor",
+               "referee.web")),
 )
 RANK = {name: i for i, (name, _prefixes) in enumerate(LAYERS)}
 

@@ -21,6 +21,7 @@ from referee.engine.spec import SPECS
 from referee.ledger import idempotency, paying, payments, rights
 from referee.messages import explain
 from referee.models import Match, Night
+from referee.web.caller import caller
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -137,7 +138,7 @@ def authorize(night: Night, write: bool, match_id: int | None = None) -> rights.
     if not token:
         raise Denied(401, "This night needs its edit token (Authorization: Bearer ...) "
                           "or its view token (?view=...).")
-    access = rights.night_access(night, token, phone=False)  # a wrong token is counted there
+    access = rights.night_access(night, token, caller(), grants=None)  # a wrong token is counted there
     if not access.may_view():
         raise Denied(403, "That token does not open this night.")
     if write and not access.may_edit(match_id):
@@ -200,7 +201,7 @@ def create_night() -> Any:
     idem = idempotency.from_request(_created_night)
     data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader"},
                 {"name", "currency", "players"})
-    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"]) is None:  # counted
+    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"], caller()) is None:  # counted
         raise ledger.NotFound("No group has that token.")
     night = ledger.create_night(
         data["name"], data["currency"], data["players"], date=_date(data.get("date")),

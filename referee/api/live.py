@@ -21,6 +21,7 @@ from referee import ledger, live_slots
 from referee.api import Denied, _token, authorized_night, bp
 from referee.ledger import live, rights
 from referee.models import MAX_ID, db, token_key
+from referee.web.caller import app_context
 
 
 def _last_event_id() -> int | None:
@@ -89,7 +90,7 @@ def live_stream(night_id: int) -> Response:
     engine = db.engine
     db.session.remove()  # the stream waits without holding a connection of the pool
     body = live.stream(engine, night_id, _last_event_id(), match_id=_match_filter(),
-                       opens=rights.still_opens(night_id, token), gone=_gone(), news=_news(),
+                       opens=rights.still_opens(night_id, token, app_context()), gone=_gone(), news=_news(),
                        ping=float(cfg.get("LIVE_PING", 15)), lifetime=float(cfg.get("LIVE_LIFETIME", 300)))
     resp = Response(live_slots.Held(body, ticket), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-store"

@@ -17,6 +17,7 @@ from referee.api import Denied, _date, authorize, body, bp, error, respond
 from referee.ledger import idempotency, rights, tables, tournament_view, tx
 from referee.ledger import tournaments as tourneys
 from referee.models import MAX_ID, Tournament
+from referee.web.caller import caller
 
 FIELDS = {"name", "currency", "game", "players", "table_size", "series", "stake", "options", "format", "advance",
           "entry_fee", "prizes", "seed", "group", "group_token", "date", "place"}
@@ -58,7 +59,7 @@ def create_tournament() -> Any:
     idem = idempotency.from_request(_created)
     data = body(FIELDS, {"name", "currency", "game", "players", "table_size"})
     plan = tourneys.check(data)
-    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"]) is None:  # counted
+    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"], caller()) is None:  # counted
         raise tx.NotFound("No group has that token.")
     tourn = tourneys.create(plan, group=data.get("group"), group_token=data.get("group_token"),
                           date=_date(data.get("date")), place=data.get("place", ""), idem=idem)

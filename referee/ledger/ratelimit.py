@@ -18,15 +18,20 @@ Counting a failure is a write; when the database cannot take it (busy,
 read-only, away), the failure goes uncounted (one warning in the log) and the
 answer stays the 401/403/404 it was going to be: a refused token must never
 turn into a 500.
+
+The ledger reads no request: the caller's address and the app's limiter come
+in as a :class:`Caller` the web layer builds (``referee/web/caller.py``), so
+a script or a command can count and check wrong tokens as a request does.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from flask import current_app, request
 from sqlalchemy import bindparam, delete, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
@@ -39,6 +44,9 @@ from referee.models import TokenFailure, db
 BUCKETS = 10
 #: The most rows the table keeps (addresses times buckets).
 MAX_ROWS = 10_000
+
+#: The app's logger (Flask's ``app.logger`` is this one: the app is named ``referee``).
+log = logging.getLogger("referee")
 
 #: The check every request with a token makes, built once (a statement built per request costs more
 #: CPU than the query itself; a built one keeps its compiled form and cache key).
@@ -91,13 +99,17 @@ class FailureLimiter:
                     oldest = select(table.c.address, table.c.bucket).order_by(table.c.bucket).limit(excess)
                     db.session.execute(delete(table).where(tuple_(table.c.address, table.c.bucket).in_(oldest)))
         except (tx.Unavailable, DBAPIError) as exc:
-            current_app.logger.warning("a wrong token went uncounted (database busy or read-only): %s",
-                                       (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0])
+            log.warning("a wrong token went uncounted (database busy or read-only): %s",
+                        (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0])
 
 
-def limiter() -> FailureLimiter:
-    return current_app.extensions["referee.failures"]  # type: ignore[no-any-return]
 
+@dataclass(frozen=True)
+class Caller:
+    """Who brings a token: the client's address (``"unknown"`` when none is known) and the limiter counting it.
 
-def client_key() -> str:
-    return request.remote_addr or "unknown"
+    Plain values, built once per request by the web layer (``referee.web.caller``) or by a script.
+    """
+
+    address: str
+    limiter: FailureLimiter

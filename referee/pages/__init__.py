@@ -49,6 +49,7 @@ from referee.pages.forms import (
     seats_from,
 )
 from referee.pages.phone_rights import can_edit, require
+from referee.web.caller import caller, grants
 
 bp = Blueprint("pages", __name__)
 
@@ -130,7 +131,7 @@ def _link_svg(link: str, scale: int) -> Markup:
 
 @bp.get("/")
 def start() -> Any:
-    found = (db.session.get(Night, i) for i in rights.edit_granted_ids())
+    found = (db.session.get(Night, i) for i in rights.edit_granted_ids(grants()))
     nights = [n for n in found if n is not None and can_edit(n)]
     return render_template("pages/start.html", nights=nights)
 
@@ -156,7 +157,7 @@ def same_site(target: str) -> str:
 @bp.get("/e/<token>")
 @secret_pages.secret_address("token")
 def edit_link(token: str) -> Any:
-    found = rights.link(token)  # 429 after too many wrong tokens; a wrong one is counted
+    found = rights.link(token, caller())  # 429 after too many wrong tokens; a wrong one is counted
     if found is None:
         abort(404)
     night, edit = found
@@ -175,7 +176,7 @@ def table_link(token: str) -> Any:
     The session keeps the table token's fingerprint under the match (a new
     token, the organiser's revoke, ends the grant) and the night's view right.
     """
-    found = rights.table_link(token)  # 429 after too many wrong tokens; a wrong one is counted
+    found = rights.table_link(token, caller())  # 429 after too many wrong tokens; a wrong one is counted
     if found is None:
         abort(404)
     phone_rights.grant_table(found)
@@ -194,7 +195,7 @@ def new_night() -> Any:
     form = NightForm()
     if form.validate_on_submit():
         try:
-            if form.group_token.data and rights.group(form.group_token.data) is None:  # a wrong one is counted
+            if form.group_token.data and rights.group(form.group_token.data, caller()) is None:  # wrong: counted
                 raise ledger.NotFound("No group has that token.")
             night = ledger.create_night(form.name.data, form.currency.data, form.player_names(),
                                           date=form.date.data, place=form.place.data or "",

@@ -27,6 +27,7 @@ from referee.reports.rounds import VOID_ROWS, balance_grids, num, pot_word, void
 from referee.reports.rounds import svangknack_grid as grid
 from referee.reports.step import Step
 from referee.round_forms import options_in_words
+from referee.web.caller import caller, grants
 
 bp = Blueprint("reports", __name__)
 
@@ -125,7 +126,7 @@ def allowed(night: Night) -> bool:
     """Readers of a sheet: a phone with rights, or the night's view or edit token (a wrong one is counted)."""
     auth = request.headers.get("Authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.args.get("view", "")
-    return rights.night_access(night, token or None, phone=True).may_view()
+    return rights.night_access(night, token or None, caller(), grants=grants()).may_view()
 
 
 def readable(night: Night) -> Night:
