@@ -71,6 +71,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     with app.app_context():
         ledger.configure_engine(db.engine)
+        ledger.configure(db.engine, ledger.Settings(max_match_events=app.config["MAX_MATCH_EVENTS"]))
 
     # The three blueprints, named one by one, imported here and not at the top: every ``import referee.x``
     # runs this file first, so a top-level import would load the whole web layer for an engine import and
