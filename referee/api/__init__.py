@@ -21,6 +21,7 @@ from referee.engine.spec import SPECS
 from referee.ledger import idempotency, paying, payments, rights
 from referee.messages import explain
 from referee.models import Match, Night
+from referee.web import idempotent
 from referee.web.caller import caller
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -198,7 +199,7 @@ def _created_night(night: Night) -> tuple[int, dict[str, Any]]:
 
 @bp.post("/nights")
 def create_night() -> Any:
-    idem = idempotency.from_request(_created_night)
+    idem = idempotent.from_request(_created_night)
     data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader"},
                 {"name", "currency", "players"})
     if isinstance(data.get("group_token"), str) and rights.group(data["group_token"], caller()) is None:  # counted
@@ -231,7 +232,7 @@ def add_player(night_id: int) -> Any:
     def render(joined: Night) -> tuple[int, dict[str, Any]]:
         return 201, night_json(joined)
 
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"name"}, {"name"})
     ledger.add_player(night, data["name"], idem=idem)
     return respond(idem, render, ledger.get_night(night_id))
@@ -294,7 +295,7 @@ def add_payment(night_id: int) -> Any:
     def render(row: Any) -> tuple[int, dict[str, Any]]:
         return 201, {"payment": payment_json(row, ledger.night_money(night)), "settlement": settlement_json(night)}
 
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"from", "to", "from_pot", "to_pot", "amount"}, {"amount"})
     payer, payee = pots.parties_in(data, night.player_names)
     row = payments.record_payment(night, payer, payee, data["amount"], idem=idem)
@@ -308,7 +309,7 @@ def void_payment(night_id: int, payment_id: int) -> Any:
     def render(_voided: Any) -> tuple[int, dict[str, Any]]:
         return _settled(night)
 
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"reason"})
     voided = payments.void_payment(night, payment_id, data.get("reason"), idem=idem)
     return respond(idem, render, voided)
@@ -318,7 +319,7 @@ def void_payment(night_id: int, payment_id: int) -> Any:
 def carry(night_id: int) -> Any:
     """Carry what is still open to a later night of the group (opening balances there)."""
     night = authorized_night(night_id, write=True)
-    idem = idempotency.from_request(_settled)
+    idem = idempotent.from_request(_settled)
     data = body({"to_night"}, {"to_night"})
     payments.carry_debts(night, data["to_night"], idem=idem)
     return respond(idem, _settled, night)
@@ -354,7 +355,7 @@ def export_night(night_id: int) -> Any:
 def import_night() -> Any:
     """A night export into a new group: checked and replayed before anything is stored."""
     request.max_content_length = 16 * 1024 * 1024  # exports of long nights pass 256 KB; set before reading
-    idem = idempotency.from_request(_created_night)
+    idem = idempotent.from_request(_created_night)
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise BadInput("body", "The request body must be a JSON object (a night export).")
@@ -371,7 +372,7 @@ def _created_match(match: Match) -> tuple[int, dict[str, Any]]:
 @bp.post("/nights/<int:night_id>/matches")
 def create_match(night_id: int) -> Any:
     night = authorized_night(night_id, write=True)
-    idem = idempotency.from_request(_created_match)
+    idem = idempotent.from_request(_created_match)
     data = body({"game", "players", "dealer", "stake", "options"}, {"game", "players"})
     match = ledger.create_match(night, data["game"], data["players"], data.get("dealer"),
                                   data.get("stake"), data.get("options"), idem=idem)
@@ -402,7 +403,7 @@ def _enter(match_id: int, payload: dict[str, Any], deal: object = None) -> Any:
         rnd, state = entered
         return 201, {"round": rnd.seq, "state": ledger.state_json(match, state)}
 
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     expected = request.headers.get("Expected-Round")
     if expected is not None and not (expected.isdigit() and len(expected) <= 9):
         raise BadInput("Expected-Round", "Expected-Round must be the number of the round being entered.")
@@ -435,7 +436,7 @@ def add_dots(match_id: int) -> Any:
 def void_round(match_id: int, seq: int) -> Any:
     _match_for(match_id, write=True)
     render = _new_state(match_id)
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"reason"})
     state = ledger.void_round(match_id, seq, data.get("reason"), idem=idem)
     return respond(idem, render, state)
@@ -450,7 +451,7 @@ def _new_state(match_id: int) -> Render:
 def close_match(match_id: int) -> Any:
     _match_for(match_id, write=True)
     render = _new_state(match_id)
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"pot", "to"})
     state = ledger.close_match(match_id, data.get("pot", "split"), data.get("to"), idem=idem)
     return respond(idem, render, state)

@@ -49,6 +49,7 @@ from referee.pages.forms import (
     seats_from,
 )
 from referee.pages.phone_rights import can_edit, require
+from referee.web import idempotent
 from referee.web.caller import caller, grants
 
 bp = Blueprint("pages", __name__)
@@ -368,7 +369,7 @@ def add_round(match_id: int) -> Any:
     expected = expected_seq(form)
     try:
         payload = parser(request.form, view, list(m.seats))
-        idem = idempotency.from_request(saved_round, form=True)
+        idem = idempotent.from_request(saved_round, form=True)
         rnd, _state = ledger.add_round(match_id, payload, idem=idem, expected_seq=expected)
     except idempotency.Replayed as done:
         return round_saved_again(match_id, done)
