@@ -27,6 +27,7 @@ from referee.reports.rounds import VOID_ROWS, balance_grids, num, pot_word, void
 from referee.reports.rounds import svangknack_grid as grid
 from referee.reports.step import Step
 from referee.round_forms import options_in_words
+from referee.web import pay
 from referee.web.caller import caller, grants
 
 bp = Blueprint("reports", __name__)
@@ -199,12 +200,12 @@ def settlement_html(night: Night) -> str:
     details = paying.player_details(night)
     rows = []
     for why in payments.explain(s, s.plan):
-        qr = paying.payment_qr(night, details.get(why.payee), why.amount)
+        qr = pay.payment_qr(night, details.get(why.payee), why.amount)
         kind = ("Swish" if qr[0] == "swish" else "GiroCode (EPC)") if qr else None
         # Beside the code, what it pays to, as text: for a payer without a camera, or the paper next day.
-        pay = paying.pay_action(night, details.get(why.payee), why.amount)
+        action = pay.pay_action(night, details.get(why.payee), why.amount)
         rows.append({"why": why, "qr": qr_img(qr[1], kind) if qr else None, "qr_kind": qr[0] if qr else None,
-                     "pay": pay})
+                     "pay": action})
     record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
     money_text = current_app.jinja_env.filters["money"]
 

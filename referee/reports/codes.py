@@ -35,7 +35,7 @@ MODULE_PX = 1
 def png_data_uri(code: str | segno.QRCode) -> str:
     """The QR code (or a payload's, built by :func:`qr_code` and kept) as a ``data:image/png`` URI.
 
-    Payment codes come built (and kept) from :func:`referee.ledger.paying.payment_qr`;
+    Payment codes come built (and kept) from :func:`referee.web.pay.payment_qr`;
     their images are kept too, by their modules.
     """
     return _payload_png(code) if isinstance(code, str) else _code_png(code)
