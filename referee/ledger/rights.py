@@ -226,7 +226,7 @@ def token_access(night: Night, token: str) -> Access:
 
 def still_opens(night_id: int, token: str,
                 context: Callable[[], AbstractContextManager[object]]) -> Callable[[], bool]:
-    """Whether ``token`` still opens the night, asked later by a live stream (:func:`referee.ledger.live.stream`).
+    """Whether ``token`` still opens the night, asked later by a live stream (:func:`referee.web.sse.stream`).
 
     The stream outlives its request and holds no database session while it
     waits, so each question opens a context of its own (``context``: the
