@@ -23,7 +23,13 @@ What lives where:
   reader and writer of a snapshot's JSON;
 - :mod:`.idempotency`, :mod:`.rights` (with :mod:`.ratelimit`, the count of
   wrong tokens), :mod:`.live` (the live notes every write makes),
-  :mod:`.season`, :mod:`.settle` (who pays whom, pure).
+  :mod:`.season`, :mod:`.settle` (who pays whom, pure), :mod:`.settings`
+  (the few settings its rules read, per database engine).
+
+It reads no request, session or app config (issue 48.1): the doors hand it
+plain values (a key and a request's fingerprint, the caller's address, a
+phone's grants as a mapping), read off Flask in ``referee/web/``, so a
+script drives it in an app context with no request.
 
 The names below are re-exported so that a call site reads
 ``from referee import ledger`` ... ``ledger.add_round(...)``; this file holds
