@@ -185,10 +185,9 @@ WEB_PACKAGES = frozenset({"flask", "flask_babel", "flask_sqlalchemy", "flask_wtf
 #: ``referee.models`` holds Flask-SQLAlchemy's ``db``: the ledger writes through ``db.session`` (the app's database
 #: handle, scoped to an app context, which a script opens with ``app.app_context()``); Flask-SQLAlchemy imports
 #: Flask, but the ledger reads no request, session or config through it.
-#: ``referee.payment_codes`` checks Swish numbers and IBANs (the ledger's ``paying.set_payment_details``) and, in
-#: the same module, builds their QR codes with segno (with ``referee.qr_mask``), which only the web layer calls.
-BELOW_THE_HOUSE_MAY = {"referee.models": {"flask_sqlalchemy"}, "referee.payment_codes": {"segno"},
-                       "referee.qr_mask": {"segno"}}
+#: (``referee.payment_codes``, which the ledger checks a payee's details with, draws no QR code: that is
+#: ``referee.payment_qr``'s, which only the web layer imports.)
+BELOW_THE_HOUSE_MAY = {"referee.models": {"flask_sqlalchemy"}}
 
 
 def outside_imports(path: Path) -> list[tuple[str, int]]:

@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
 
-from referee import games, ledger, payment_codes, round_forms
+from referee import games, ledger, payment_qr, round_forms
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.engine.spec import SPECS
@@ -118,7 +118,7 @@ def plain_money_filter(minor: int, currency: str) -> str:
 def qr_svg(data: str | segno.QRCode, scale: int = 4) -> Markup:
     """An inline SVG QR code of a link or a made payment code (no external image, CSP-friendly)."""
     if isinstance(data, segno.QRCode):
-        return Markup(payment_codes.qr_svg(data, scale=scale))
+        return Markup(payment_qr.qr_svg(data, scale=scale))
     return _link_svg(data, scale)
 
 

@@ -17,6 +17,7 @@ import segno
 from referee import payment_codes
 from referee.ledger.paying import payment_message
 from referee.models import Night, Player
+from referee.payment_qr import epc_qr, qr_code
 
 
 def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, segno.QRCode] | None:
@@ -41,9 +42,9 @@ def _payment_code(currency: str, swish: str, iban: str, holder: str, amount: int
     transfers again and again. The codes are never changed."""
     try:
         if currency == "SEK" and swish:
-            return "swish", payment_codes.qr_code(payment_codes.swish_payload(swish, amount, message))
+            return "swish", qr_code(payment_codes.swish_payload(swish, amount, message))
         if currency == "EUR" and iban:
-            return "epc", payment_codes.epc_qr(holder, iban, amount, message[:payment_codes.EPC_REMITTANCE_MAX],
+            return "epc", epc_qr(holder, iban, amount, message[:payment_codes.EPC_REMITTANCE_MAX],
                                                bic=payment_codes.girocode_bic(iban))
     except ValueError:
         return None  # details that no longer pass (or a GiroCode over 331 bytes): no code, never a 500

@@ -211,7 +211,7 @@ def test_payer_sees_a_swish_pay_button_per_transfer(client: Any) -> None:
 
 def test_page_shows_exactly_the_decoded_payment_codes(client: Any, app: Any) -> None:
     """Each QR code on the page is the code the payments module made; decoded, it is the scheme's payload."""
-    from referee import payment_codes
+    from referee import payment_qr
     from referee.ledger import paying
     from referee.models import Night, db
     from referee.web import pay
@@ -231,7 +231,7 @@ def test_page_shows_exactly_the_decoded_payment_codes(client: Any, app: Any) -> 
             for t in transfers:
                 assert t["amount"] == "2.00"
                 kind, code = pay.payment_qr(night, cia, 200)
-                assert payment_codes.qr_svg(code) in html
+                assert payment_qr.qr_svg(code) in html
                 payload = decode_one(code)
                 if currency == "SEK":
                     assert kind == "swish"
