@@ -215,8 +215,8 @@ def main() -> None:
             print(f"night: {len(night.player_names)} players, {len(night.matches)} matches, {events} events "
                   f"(built through services in {built:.1f} s)")
 
-            from referee.ledger.paying import _payment_code
             from referee.reports.codes import _modules_png, _payload_png
+            from referee.web.pay import _payment_code
 
             def cold_sheet() -> bytes:
                 # As the first print of a night: every QR code built anew, and every image of one.

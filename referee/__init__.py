@@ -57,10 +57,10 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.url_map.converters["int"] = BoundedInt
 
     from referee.ledger.ratelimit import FailureLimiter
+    from referee.web.caller import CREATIONS, LIMITER
 
-    app.extensions["referee.failures"] = FailureLimiter(app.config["TOKEN_FAILURES"], app.config["TOKEN_WINDOW"])
-    app.extensions["referee.creations"] = FailureLimiter(app.config["CREATIONS_PER_HOUR"], bounds.CREATION_WINDOW,
-                                                         kind="new")
+    app.extensions[LIMITER] = FailureLimiter(app.config["TOKEN_FAILURES"], app.config["TOKEN_WINDOW"])
+    app.extensions[CREATIONS] = FailureLimiter(app.config["CREATIONS_PER_HOUR"], bounds.CREATION_WINDOW, kind="new")
     db.init_app(app)
     errors.register_session_end(app)  # after init_app: teardowns run in reverse, so this one runs first
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
@@ -72,6 +72,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     with app.app_context():
         ledger.configure_engine(db.engine)
+        ledger.configure(db.engine, ledger.Settings(max_match_events=app.config["MAX_MATCH_EVENTS"],
+                                                    max_night_events=app.config["MAX_IMPORT_EVENTS"]))
 
     # The three blueprints, named one by one, imported here and not at the top: every ``import referee.x``
     # runs this file first, so a top-level import would load the whole web layer for an engine import and

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -22,6 +22,8 @@ from werkzeug.exceptions import HTTPException
 from referee.engine import N_
 from referee.ledger import Unavailable
 from referee.ledger.fold import CorruptLog
+from referee.ledger.ratelimit import TooManyCreated
+from referee.ledger.rights import TooManyWrong
 from referee.ledger.tables import Final
 from referee.messages import explain
 from referee.models import db
@@ -92,6 +94,23 @@ def register(app: Flask) -> None:
             field = getattr(exc, "field", None)  # where the door found unstorable text (text_door.Unstorable)
             return jsonify({"error": exc.description or exc.name, **({"field": field} if field else {})}), code, headers
         return render_template("error.html", code=code, message=exc.description), code, headers
+
+    @app.errorhandler(TooManyWrong)
+    def _too_many_wrong(exc: TooManyWrong) -> Any:
+        # Too many wrong tokens from this address (the ledger's count): 429, and when to try again.
+        message, headers = gettext(exc.message, n=exc.wait), {"Retry-After": str(exc.wait)}
+        if wants_json():
+            return jsonify({"error": message}), 429, headers
+        return render_template("error.html", code=429, message=message), 429, headers
+
+    @app.errorhandler(TooManyCreated)
+    def _too_many_created(exc: TooManyCreated) -> Any:
+        # Too many nights, tournaments and imports from this address within the hour: 429, and when to try again.
+        message = ngettext(exc.message, exc.plural, exc.minutes, n=exc.limit)
+        headers = {"Retry-After": str(exc.wait)}
+        if wants_json():
+            return jsonify({"error": message}), 429, headers
+        return render_template("error.html", code=429, message=message), 429, headers
 
     @app.errorhandler(CorruptLog)
     def _corrupt_log(exc: CorruptLog) -> Any:

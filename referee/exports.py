@@ -60,6 +60,7 @@ from referee.ledger import MAX_TEXT, POT_PARTY, Idem, clean_currency, clean_name
 from referee.ledger.imports import PaymentIn as _PaymentIn
 from referee.ledger.matches import EventIn as _EventIn
 from referee.ledger.matches import MatchIn as _MatchIn
+from referee.ledger.ratelimit import Caller
 from referee.models import Match, Night, Payment, db, now
 
 #: Identifies the file; ``version`` changes whenever the shape does (an old
@@ -600,7 +601,7 @@ def _deal_log(match: Match, state: Any, event: _EventIn, where: str) -> dict[str
     return log[0]
 
 
-def import_night(data: object, *, idem: Idem | None = None) -> Night:
+def import_night(data: object, *, idem: Idem | None = None, caller: Caller | None = None) -> Night:
     """A night from :func:`export_night`'s data, in a new group with new tokens.
 
     Checks the whole shape first (:class:`BadInput` naming the field), then
@@ -642,7 +643,8 @@ def import_night(data: object, *, idem: Idem | None = None) -> Night:
     return ledger.import_night(
         group_name, name, currency, players, date=_date(info.get("date")), place=place, leader=leader,
         created_at=created, matches_in=matches_in, payments_in=payments_in,
-        fold=lambda match, number: _replayed(match, number, matches_in[number - 1].events), idem=idem)
+        fold=lambda match, number: _replayed(match, number, matches_in[number - 1].events), idem=idem,
+        caller=caller)
 
 
 __all__ = ["CSV_COLUMNS", "FORMAT", "VERSION", "export_csv", "export_night", "import_night"]

@@ -24,7 +24,7 @@ import socket
 import sys
 from typing import TextIO
 
-from referee.payment_codes import qr_code
+from referee.payment_qr import qr_code
 
 #: Destinations whose route gives the source address (never contacted): a public one (TEST-NET-3, RFC 5737),
 #: then one in each private range (RFC 1918) and the link-local one, for a network without a default route.

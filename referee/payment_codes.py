@@ -11,9 +11,11 @@ a winner's payment details into something the payer's phone understands:
 The details themselves (Swish numbers, IBANs, BICs, the account holder) are
 checked and written out by :mod:`referee.payment_details` (re-exported here,
 so ``payment_codes`` stays the one door for its callers); this module makes
-the codes from them. What is kept up to date elsewhere is taken from
-libraries: ``segno.helpers.make_epc_qr`` writes the GiroCode, ``schwifty``
-says which IBANs are in SEPA and which BIC a bank has. This module only says
+the codes' payloads from them, and :mod:`referee.payment_qr` draws them (segno),
+so that the ledger, which checks and keeps a payee's details through this
+module, imports no drawing (issue 48.1). What is kept up to date elsewhere is
+taken from libraries: ``segno.helpers.make_epc_qr`` writes the GiroCode,
+``schwifty`` says which IBANs are in SEPA and which BIC a bank has. This module only says
 what is ours: which fields, which messages the leader reads, which limits
 apply.
 
@@ -33,16 +35,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from decimal import Decimal
-from pathlib import PurePath
-from typing import BinaryIO
 from urllib.parse import quote, urlencode
 
-import segno
-import segno.helpers
 from schwifty import exceptions
 
-from referee import qr_mask
 from referee.payment_details import (
     HOLDER_MAX,
     N_,
@@ -214,89 +210,10 @@ def girocode_refusal(currency: str, iban: str) -> DetailError | None:
     return None
 
 
-def epc_qr(name: str, iban: str, amount_minor: int, remittance: str, bic: str = "") -> segno.QRCode:
-    """The EPC069-12 "GiroCode" (SEPA Credit Transfer QR code), made by ``segno.helpers.make_epc_qr``.
-
-    What is ours is what goes in and what the leader is told when it does
-    not fit; segno writes the lines (BCD, version 002, character set, SCT,
-    BIC, name, IBAN, EUR amount, purpose, reference, text), keeps to level M
-    and to QR version 13. We ask for character set 1, UTF-8, so names like
-    "Åsa Öberg" are read the same by every app (segno would otherwise pick
-    ISO 8859-1 when it can). Checked here first, with messages a person can
-    act on: the holder (:func:`clean_holder`, at most 70 characters), the
-    IBAN (:func:`normalize_iban`), the BIC if given (:func:`normalize_bic`;
-    optional inside the EEA with version 002), the amount (0.01 to
-    999999999.99 EUR, from int cents, exact) and the remittance text (one
-    line, 1 to 140 characters: the app always names the night). The whole
-    payload must fit in 331 bytes.
-
-    Only EUR is possible in a GiroCode. Which IBANs get one at all (SEPA
-    only, with the BIC outside the EEA) is :func:`girocode_bic`'s to say.
-    """
-    holder = clean_holder(name)
-    account = normalize_iban(iban)
-    _check_amount(amount_minor, 1, EPC_AMOUNT_MAX, "GiroCode (EUR)")
-    text = _one_line(remittance)
-    if not text:
-        raise ValueError("A GiroCode needs a payment reference.")
-    if len(text) > EPC_REMITTANCE_MAX:
-        raise ValueError(f"The payment reference is longer than {EPC_REMITTANCE_MAX} characters.")
-    code = normalize_bic(bic) if bic.strip() else None
-    try:
-        return segno.helpers.make_epc_qr(holder, account, Decimal(amount_minor).scaleb(-2), text=text, bic=code,
-                                         encoding="utf-8")
-    except ValueError:
-        # Everything else segno checks was checked above; what is left is the size.
-        raise ValueError(f"The GiroCode is longer than {EPC_MAX_BYTES} bytes: "
-                         "shorten the name or the reference.") from None
-
-
-# ------------------------------------------------------------------- QR codes
-
-_LEVELS = ("L", "M", "Q", "H")
-
-
-def qr_code(payload: str, *, error: str = "M") -> segno.QRCode:
-    """The QR code for ``payload`` with exactly the error correction asked for.
-
-    segno would otherwise "boost" the level when it fits in the same version,
-    so boosting is off. Text is always encoded as UTF-8 bytes (without an ECI
-    header, which several apps mishandle).
-    """
-    level = error.upper()
-    if level not in _LEVELS:
-        raise ValueError("The QR error correction level is one of L, M, Q or H.")
-    return qr_mask.make_qr(payload, level)  # segno's code, with its mask chosen in numpy (see the module)
-
-
-def _as_code(code: str | segno.QRCode, error: str) -> segno.QRCode:
-    return code if isinstance(code, segno.QRCode) else qr_code(code, error=error)
-
-
-def qr_svg(code: str | segno.QRCode, *, error: str = "M", scale: int = 4, border: int = 4) -> str:
-    """Inline SVG (no XML declaration) of a QR code or a payload, for HTML or a PDF template.
-
-    The default border is the four-module quiet zone the QR standard asks
-    for; scanners on phones struggle without it when the code sits on a
-    busy page. No width and height but a ``viewBox``: CSS sizes the code and
-    it scales whole, quiet zone included (with a fixed size and no viewBox,
-    a code shrunk by CSS was cropped and did not scan; issue 26).
-    """
-    return str(_as_code(code, error).svg_inline(scale=scale, border=border, dark="#000", light="#fff",
-                                                omitsize=True))
-
-
-def qr_png(code: str | segno.QRCode, out: str | PurePath | BinaryIO, *, error: str = "M", scale: int = 8,
-           border: int = 4) -> None:
-    """Write a QR code (or a payload's) as PNG to a path or a binary buffer (tests, downloads)."""
-    target: str | BinaryIO = str(out) if isinstance(out, PurePath) else out
-    _as_code(code, error).save(target, kind="png", scale=scale, border=border)
-
-
 __all__ = [
     "EEA", "EPC_AMOUNT_MAX", "EPC_MAX_BYTES", "EPC_REMITTANCE_MAX", "HOLDER_MAX", "SWISH_AMOUNT_MAX",
     "SWISH_EDITABLE_MESSAGE", "SWISH_LINK", "SWISH_MESSAGE_MAX", "SWISH_NUMBER_HELP", "DetailError", "bank_name",
-    "clean_holder", "epc_qr", "format_iban", "format_swish", "girocode_bic", "girocode_refusal", "iban_length",
-    "normalize_bic", "normalize_iban", "normalize_swish", "plain_amount", "qr_code", "qr_png", "qr_svg", "swish_link",
-    "swish_message", "swish_payload",
+    "clean_holder", "format_iban", "format_swish", "girocode_bic", "girocode_refusal", "iban_length",
+    "normalize_bic", "normalize_iban", "normalize_swish", "plain_amount", "swish_link", "swish_message",
+    "swish_payload",
 ]

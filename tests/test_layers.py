@@ -39,7 +39,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("referee.engine",)),
     ("offline", ("referee.offline",)),
     ("ledger", ()),
-    ("house", ("referee.pages", "referee.api", "referee.reports", "referee.round_forms", "referee.floor")),
+    ("house", ("referee.pages", "referee.api", "referee.reports", "referee.round_forms", "referee.floor",
+               "referee.web")),
 )
 RANK = {name: i for i, (name, _prefixes) in enumerate(LAYERS)}
 
@@ -256,3 +257,66 @@ def test_the_game_check_catches_a_ledger_that_imports_a_game(tmp_path: Path) -> 
                    "referee.pages.fake:4 imports referee.engine.schwimmen",
                    "referee.pages.fake:5 names referee.engine.kul",
                    "referee.pages.knaker_log:1 imports referee.engine.knaker"], got
+
+#: What the ledger must not import (issue 48.1): Flask and what speaks HTTP, sessions or pictures. The web layer
+#: (``referee/web/``, pages, api, reports) reads the request and hands the ledger plain values.
+WEB_PACKAGES = frozenset({"flask", "flask_babel", "flask_sqlalchemy", "flask_wtf", "flask_migrate", "werkzeug",
+                          "segno"})
+#: Modules below the house that may import one of them, and why.
+#: ``referee.models`` holds Flask-SQLAlchemy's ``db``: the ledger writes through ``db.session`` (the app's database
+#: handle, scoped to an app context, which a script opens with ``app.app_context()``); Flask-SQLAlchemy imports
+#: Flask, but the ledger reads no request, session or config through it.
+#: (``referee.payment_codes``, which the ledger checks a payee's details with, draws no QR code: that is
+#: ``referee.payment_qr``'s, which only the web layer imports.)
+BELOW_THE_HOUSE_MAY = {"referee.models": {"flask_sqlalchemy"}}
+
+
+def outside_imports(path: Path) -> list[tuple[str, int]]:
+    """The top-level names of the packages outside ``referee`` a file imports (inside functions too), with lines."""
+    found: list[tuple[str, int]] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for rest in node.orelse:
+                visit(rest)
+            return
+        if isinstance(node, ast.Import):
+            found.extend((alias.name.split(".")[0], node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append((node.module.split(".")[0], node.lineno))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_the_ledger_speaks_no_http() -> None:
+    """No module of ``referee/ledger`` imports Flask, Flask-Babel, Werkzeug or segno, nor does any module of
+    ``referee`` it imports (inside functions too), but for :data:`BELOW_THE_HOUSE_MAY`.
+
+    Why: the ledger is driven by plain values (a key and a request's fingerprint, the caller's address, a
+    phone's grants as a mapping, settings per engine) so that a script or a command drives it with no request;
+    an import of Flask in it is the first step back to reading ``request``, ``session`` or ``current_app``.
+    """
+    graph: dict[str, set[str]] = {}
+    for e in EDGES:
+        graph.setdefault(e.source, set()).add(e.target)
+    ledger = sorted(m for m in MODS if m == "referee.ledger" or m.startswith("referee.ledger."))
+    reached, todo = set(ledger), list(ledger)
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in reached:
+                reached.add(nxt)
+                todo.append(nxt)
+    assert {"referee.models", "referee.ledger.rights", "referee.ledger.idempotency"} <= reached
+    assert not any(layer(m) == "house" for m in reached), sorted(m for m in reached if layer(m) == "house")
+    wrong = [f"{m}:{line} imports {name}" for m in sorted(reached) for name, line in outside_imports(MODS[m])
+             if name in WEB_PACKAGES and name not in BELOW_THE_HOUSE_MAY.get(m, set())]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_http_check_catches_an_import(tmp_path: Path) -> None:
+    """The check itself: an import of Flask inside a function, and one of segno at the top, are seen."""
+    (tmp_path / "x.py").write_text("import segno.helpers\ndef f():\n    from flask import request\n")
+    assert outside_imports(tmp_path / "x.py") == [("segno", 1), ("flask", 3)]

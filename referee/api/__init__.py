@@ -12,6 +12,7 @@ from datetime import date as Date
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
+from flask_babel import ngettext
 from werkzeug.exceptions import HTTPException
 
 from referee import exports, ledger, payment_codes, pots
@@ -21,6 +22,8 @@ from referee.engine.spec import SPECS
 from referee.ledger import idempotency, paying, payments, ratelimit, rights
 from referee.messages import explain
 from referee.models import Match, Night
+from referee.web import idempotent
+from referee.web.caller import caller
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -79,7 +82,7 @@ def _too_many_wrong(exc: rights.TooManyWrong) -> tuple[Response, int]:
 
 @bp.errorhandler(ratelimit.TooManyCreated)
 def _too_many_created(exc: ratelimit.TooManyCreated) -> tuple[Response, int]:
-    return _denied(Denied(429, exc.description or "", exc.wait))
+    return _denied(Denied(429, ngettext(exc.message, exc.plural, exc.minutes, n=exc.limit), exc.wait))
 
 
 @bp.errorhandler(idempotency.Replayed)
@@ -143,7 +146,7 @@ def authorize(night: Night, write: bool, match_id: int | None = None) -> rights.
     if not token:
         raise Denied(401, "This night needs its edit token (Authorization: Bearer ...) "
                           "or its view token (?view=...).")
-    access = rights.night_access(night, token, phone=False)  # a wrong token is counted there
+    access = rights.night_access(night, token, caller(), grants=None)  # a wrong token is counted there
     if not access.may_view():
         raise Denied(403, "That token does not open this night.")
     if write and not access.may_edit(match_id):
@@ -203,15 +206,15 @@ def _created_night(night: Night) -> tuple[int, dict[str, Any]]:
 
 @bp.post("/nights")
 def create_night() -> Any:
-    idem = idempotency.from_request(_created_night)
+    idem = idempotent.from_request(_created_night)
     data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader"},
                 {"name", "currency", "players"})
-    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"]) is None:  # counted
+    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"], caller()) is None:  # counted
         raise ledger.NotFound("No group has that token.")
     night = ledger.create_night(
         data["name"], data["currency"], data["players"], date=_date(data.get("date")),
         place=data.get("place", ""), group=data.get("group"), group_token=data.get("group_token"),
-        leader=data.get("leader", ""), idem=idem)
+        leader=data.get("leader", ""), idem=idem, caller=caller())
     return respond(idem, _created_night, night)
 
 
@@ -236,7 +239,7 @@ def add_player(night_id: int) -> Any:
     def render(joined: Night) -> tuple[int, dict[str, Any]]:
         return 201, night_json(joined)
 
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"name"}, {"name"})
     ledger.add_player(night, data["name"], idem=idem)
     return respond(idem, render, ledger.get_night(night_id))
@@ -299,7 +302,7 @@ def add_payment(night_id: int) -> Any:
     def render(row: Any) -> tuple[int, dict[str, Any]]:
         return 201, {"payment": payment_json(row, ledger.night_money(night)), "settlement": settlement_json(night)}
 
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"from", "to", "from_pot", "to_pot", "amount"}, {"amount"})
     payer, payee = pots.parties_in(data, night.player_names)
     row = payments.record_payment(night, payer, payee, data["amount"], idem=idem)
@@ -313,7 +316,7 @@ def void_payment(night_id: int, payment_id: int) -> Any:
     def render(_voided: Any) -> tuple[int, dict[str, Any]]:
         return _settled(night)
 
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"reason"})
     voided = payments.void_payment(night, payment_id, data.get("reason"), idem=idem)
     return respond(idem, render, voided)
@@ -323,7 +326,7 @@ def void_payment(night_id: int, payment_id: int) -> Any:
 def carry(night_id: int) -> Any:
     """Carry what is still open to a later night of the group (opening balances there)."""
     night = authorized_night(night_id, write=True)
-    idem = idempotency.from_request(_settled)
+    idem = idempotent.from_request(_settled)
     data = body({"to_night"}, {"to_night"})
     payments.carry_debts(night, data["to_night"], idem=idem)
     return respond(idem, _settled, night)
@@ -359,11 +362,11 @@ def export_night(night_id: int) -> Any:
 def import_night() -> Any:
     """A night export into a new group: checked and replayed before anything is stored."""
     request.max_content_length = 16 * 1024 * 1024  # exports of long nights pass 256 KB; set before reading
-    idem = idempotency.from_request(_created_night)
+    idem = idempotent.from_request(_created_night)
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise BadInput("body", "The request body must be a JSON object (a night export).")
-    night = exports.import_night(data, idem=idem)
+    night = exports.import_night(data, idem=idem, caller=caller())
     return respond(idem, _created_night, night)
 
 
@@ -376,7 +379,7 @@ def _created_match(match: Match) -> tuple[int, dict[str, Any]]:
 @bp.post("/nights/<int:night_id>/matches")
 def create_match(night_id: int) -> Any:
     night = authorized_night(night_id, write=True)
-    idem = idempotency.from_request(_created_match)
+    idem = idempotent.from_request(_created_match)
     data = body({"game", "players", "dealer", "stake", "options"}, {"game", "players"})
     match = ledger.create_match(night, data["game"], data["players"], data.get("dealer"),
                                   data.get("stake"), data.get("options"), idem=idem)
@@ -407,7 +410,7 @@ def _enter(match_id: int, payload: dict[str, Any], deal: object = None) -> Any:
         rnd, state = entered
         return 201, {"round": rnd.seq, "state": ledger.state_json(match, state)}
 
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     expected = request.headers.get("Expected-Round")
     if expected is not None and not (expected.isdigit() and len(expected) <= 9):
         raise BadInput("Expected-Round", "Expected-Round must be the number of the round being entered.")
@@ -440,7 +443,7 @@ def add_dots(match_id: int) -> Any:
 def void_round(match_id: int, seq: int) -> Any:
     _match_for(match_id, write=True)
     render = _new_state(match_id)
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"reason"})
     state = ledger.void_round(match_id, seq, data.get("reason"), idem=idem)
     return respond(idem, render, state)
@@ -455,7 +458,7 @@ def _new_state(match_id: int) -> Render:
 def close_match(match_id: int) -> Any:
     _match_for(match_id, write=True)
     render = _new_state(match_id)
-    idem = idempotency.from_request(render)
+    idem = idempotent.from_request(render)
     data = body({"pot", "to"})
     state = ledger.close_match(match_id, data.get("pot", "split"), data.get("to"), idem=idem)
     return respond(idem, render, state)

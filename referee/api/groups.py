@@ -16,11 +16,12 @@ from referee import ledger
 from referee.api import bp
 from referee.ledger import rights, season
 from referee.models import Group
+from referee.web.caller import caller
 
 
 def authorized_group(token: str) -> Group:
     """The group of the token, or 404 (429 after too many wrong tokens from this address)."""
-    group = rights.group(token)
+    group = rights.group(token, caller())
     if group is None:
         raise ledger.NotFound("No group has that token.")
     return group

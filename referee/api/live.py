@@ -5,7 +5,7 @@ and numbers only, so a view token never hears anything edit-only. A stream
 takes one of the process's stream slots (capped in all, per night, per
 credential and per client address: ``429`` above a cap) and ends when its token stops opening the
 night (a revoked edit link). The work is
-in :mod:`referee.ledger.live`; here is only HTTP.
+in :mod:`referee.ledger.live` and :mod:`referee.web.sse`; here is only HTTP.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from referee import ledger, live_slots
 from referee.api import Denied, _token, authorized_night, bp
 from referee.ledger import live, rights
 from referee.models import MAX_ID, db, token_key
+from referee.web import sse
+from referee.web.caller import app_context
 
 
 def _last_event_id() -> int | None:
@@ -89,9 +91,9 @@ def live_stream(night_id: int) -> Response:
         raise Denied(429, full.message, full.retry_after) from None
     engine = db.engine
     db.session.remove()  # the stream waits without holding a connection of the pool
-    body = live.stream(engine, night_id, _last_event_id(), match_id=_match_filter(),
-                       opens=rights.still_opens(night_id, token), gone=_gone(), news=_news(),
-                       ping=float(cfg.get("LIVE_PING", 15)), lifetime=float(cfg.get("LIVE_LIFETIME", 300)))
+    body = sse.stream(engine, night_id, _last_event_id(), match_id=_match_filter(),
+                      opens=rights.still_opens(night_id, token, app_context()), gone=_gone(), news=_news(),
+                      ping=float(cfg.get("LIVE_PING", 15)), lifetime=float(cfg.get("LIVE_LIFETIME", 300)))
     resp = Response(live_slots.Held(body, ticket), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back

@@ -14,9 +14,11 @@ from typing import Any
 from flask import Response, jsonify
 
 from referee.api import Denied, _date, authorize, body, bp, error, respond
-from referee.ledger import idempotency, rights, tables, tournament_view, tx
+from referee.ledger import rights, tables, tournament_view, tx
 from referee.ledger import tournaments as tourneys
 from referee.models import MAX_ID, Tournament
+from referee.web import idempotent
+from referee.web.caller import caller
 
 FIELDS = {"name", "currency", "game", "players", "table_size", "series", "stake", "options", "format", "advance",
           "entry_fee", "prizes", "seed", "group", "group_token", "date", "place"}
@@ -55,13 +57,13 @@ def _created(tourn: Tournament) -> tuple[int, dict[str, Any]]:
 
 @bp.post("/tournaments")
 def create_tournament() -> Any:
-    idem = idempotency.from_request(_created)
+    idem = idempotent.from_request(_created)
     data = body(FIELDS, {"name", "currency", "game", "players", "table_size"})
     plan = tourneys.check(data)
-    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"]) is None:  # counted
+    if isinstance(data.get("group_token"), str) and rights.group(data["group_token"], caller()) is None:  # counted
         raise tx.NotFound("No group has that token.")
     tourn = tourneys.create(plan, group=data.get("group"), group_token=data.get("group_token"),
-                          date=_date(data.get("date")), place=data.get("place", ""), idem=idem)
+                          date=_date(data.get("date")), place=data.get("place", ""), idem=idem, caller=caller())
     return respond(idem, _created, tourn)
 
 
@@ -82,7 +84,7 @@ def _next_answer(tourn: Tournament) -> tuple[int, dict[str, Any]]:
 def next_series(tournament_id: int) -> Any:
     """The organiser draws the next series (403 before 409), or finishes the tournament after the last."""
     _tournament(tournament_id, write=True)
-    idem = idempotency.from_request(_next_answer)
+    idem = idempotent.from_request(_next_answer)
     tourn = tourneys.next_series(tournament_id, idem=idem)
     return respond(idem, _next_answer, tourn)
 

@@ -23,7 +23,13 @@ What lives where:
   reader and writer of a snapshot's JSON;
 - :mod:`.idempotency`, :mod:`.rights` (with :mod:`.ratelimit`, the count of
   wrong tokens), :mod:`.live` (the live notes every write makes),
-  :mod:`.season`, :mod:`.settle` (who pays whom, pure).
+  :mod:`.season`, :mod:`.settle` (who pays whom, pure), :mod:`.settings`
+  (the few settings its rules read, per database engine).
+
+It reads no request, session or app config (issue 48.1): the doors hand it
+plain values (a key and a request's fingerprint, the caller's address, a
+phone's grants as a mapping), read off Flask in ``referee/web/``, so a
+script drives it in an app context with no request.
 
 The names below are re-exported so that a call site reads
 ``from referee import ledger`` ... ``ledger.add_round(...)``; this file holds
@@ -57,7 +63,6 @@ from referee.ledger.nights import (
     seat_player,
 )
 from referee.ledger.rounds import (
-    MAX_MATCH_EVENTS,
     add_round,
     check_deal_round,
     close_match,
@@ -71,14 +76,15 @@ from referee.ledger.rounds import (
     stored_states_json,
     void_round,
 )
+from referee.ledger.settings import MAX_MATCH_EVENTS, Settings, configure
 from referee.ledger.tx import Conflict, NotFound, Unavailable, configure_engine, lock_nights, store_reply, writing
 
 __all__ = [
     "MAX_MATCH_EVENTS", "MAX_NAME", "MAX_PLAYERS_PER_NIGHT", "MAX_TEXT", "POT_PARTY", "Conflict", "CorruptLog", "Idem",
-    "NotFound", "Unavailable", "add_player", "add_round", "apply_event", "check_deal_round", "clean_currency",
-    "clean_name", "clean_player", "clean_players", "close_match", "configure_engine", "create_match",
-    "create_night", "currency_money", "get_match", "get_night", "group_by_token", "import_night", "initial_state",
-    "lock_nights", "match_events_limit", "match_json", "night_by_token", "night_money", "open_carry",
+    "NotFound", "Settings", "Unavailable", "add_player", "add_round", "apply_event", "check_deal_round",
+    "clean_currency", "clean_name", "clean_player", "clean_players", "close_match", "configure", "configure_engine",
+    "create_match", "create_night", "currency_money", "get_match", "get_night", "group_by_token", "import_night",
+    "initial_state", "lock_nights", "match_events_limit", "match_json", "night_by_token", "night_money", "open_carry",
     "recent_rounds", "replay", "revoke_edit_token", "round_at", "round_json", "seat_player", "state_json", "state_of",
     "store_reply", "stored_states_json", "void_round", "writing",
 ]

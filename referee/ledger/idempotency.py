@@ -25,18 +25,20 @@ requests get the first answer.
 
 A replay is :class:`Replayed`: the first answer's status and body, with the
 header ``Idempotent-Replayed: true`` in the API.
+
+The ledger reads no request (issue 48.1): :func:`bind` takes the key, its
+scope and the fingerprint as plain values; ``referee/web/idempotent.py``
+reads them off a request (header or form field, method, path, credential, body).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import request
 from sqlalchemy import select
 
 from referee.engine import N_, BadInput
@@ -46,10 +48,6 @@ from referee.models import IdempotentReply, db
 MAX_KEY = 100
 #: The header a replayed answer carries.
 REPLAYED_HEADER = "Idempotent-Replayed"
-#: Form fields left out of a form's fingerprint: the key itself, the CSRF token (the offline queue signs it
-#: anew) and the round number expected (the queue moves it when an earlier entry is refused; like the API's
-#: ``Expected-Round`` header it guards the write, it is not what is written).
-_UNBOUND_FIELDS = frozenset({"form_token", "csrf_token", "expected_seq"})
 
 
 @dataclass
@@ -99,43 +97,17 @@ def clean_key(value: str | None, field_name: str = "Idempotency-Key", where: str
     return value
 
 
-def form_key() -> str:
-    """The page form's ``form_token`` as sent (for naming it back to the phone), or ``""``."""
-    return (request.form.get("form_token") or "").strip()
+def bind(scope: str, key: str | None, fingerprint: str,
+         render: Callable[[Any], tuple[int, dict[str, Any]]]) -> Idem | None:
+    """A write's ``key`` bound to the ``fingerprint`` of what it was sent with, or None without a key.
 
-
-def _digest(*parts: bytes) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(hashlib.sha256(part).digest())
-    return h.hexdigest()
-
-
-def _body_digest() -> bytes:
-    """The body as its meaning: parsed JSON in a canonical order, a form's fields sorted, else the bytes."""
-    if request.form:
-        fields = sorted((k, v) for k, v in request.form.items(multi=True) if k not in _UNBOUND_FIELDS)
-        return json.dumps(fields, ensure_ascii=False).encode()
-    data = request.get_json(silent=True)
-    if data is not None:
-        return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
-    return request.get_data(cache=True)
-
-
-def from_request(render: Callable[[Any], tuple[int, dict[str, Any]]], *, form: bool = False) -> Idem | None:
-    """The request's key bound to its fingerprint, or None without a key.
-
-    Raises :class:`Replayed` when this request was answered before, and
-    :class:`KeyReused` when its key was first sent with another request.
+    Plain values: the web layer reads the key off the request and computes
+    the fingerprint (``referee/web/idempotent.py``); a script passes its own.
+    Raises :class:`Replayed` when this write was answered before, and
+    :class:`KeyReused` when its key was first sent with another fingerprint.
     """
-    if form:
-        key, scope, credential = clean_key(form_key(), "form_token", where=""), "page", b""
-    else:
-        key, scope = clean_key(request.headers.get("Idempotency-Key")), "api"
-        credential = request.headers.get("Authorization", "").encode()
     if key is None:
         return None
-    fingerprint = _digest(f"{request.method} {request.path}".encode(), credential, _body_digest())
     idem = Idem(scope=scope, key=key, render=render, fingerprint=fingerprint)
     recheck(idem)
     return idem

@@ -24,6 +24,7 @@ from typing import Any
 from referee.ledger import matches, nights, payments, ratelimit, rounds
 from referee.ledger.idempotency import Idem
 from referee.ledger.matches import MatchIn
+from referee.ledger.ratelimit import Caller
 from referee.ledger.tx import store_reply, writing
 from referee.models import Match, Night, db
 
@@ -45,14 +46,15 @@ class PaymentIn:
 def import_night(group_name: str, name: str, currency: str, players: Sequence[Mapping[str, str]], *,
                  date: Date | None, place: str, leader: str, created_at: datetime,
                  matches_in: Sequence[MatchIn], payments_in: Sequence[PaymentIn],
-                 fold: Callable[[Match, int], Any], idem: Idem | None = None) -> Night:
+                 fold: Callable[[Match, int], Any], idem: Idem | None = None,
+                 caller: Caller | None = None) -> Night:
     """A new group and night from checked export data; ``fold(match, number)`` replays match ``number``'s log.
 
     Opening and carried-out payment rows get a *new* carry id each (their
     other half lives in another night): keeping the file's id would tie the
     imported row to the original night's half.
     """
-    with ratelimit.creating():  # an import creates a night: counted as one (and refused first, before the replay)
+    with ratelimit.creating(caller):  # an import creates a night: counted as one (and refused first, before the replay)
         night = nights.imported_night(group_name, name, currency, players, date=date, place=place, leader=leader,
                                       created_at=created_at)
         logs: list[tuple[Match, list[dict[str, Any]]]] = []

@@ -19,17 +19,14 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sys
 import threading
-import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Engine
 
-from referee.lru import LRU, MiB
 from referee.models import Night, NightChange, db, now
 
 CHANNEL = "referee_live"
@@ -58,9 +55,6 @@ Change = dict[str, Any]
 #: Reads matches' states for ``state`` events: each match's night and the API's ``state`` of it, in one go
 #: (:func:`referee.ledger.rounds.stored_states_json`, handed in by the API: the ledger's live table is below it).
 News = Callable[[Engine, Sequence[int]], dict[int, tuple[int, dict[str, Any]]]]
-#: A match's ``state`` event after a change of it that the hub had not read (a reconnect's, the ping's), its text
-#: made once per change and process by the first stream that sends it (:func:`state_event`).
-_NEWS: LRU[tuple[str, int, int], tuple[int, str]] = LRU(256, budget=1 * MiB, weigh=lambda told: sys.getsizeof(told[1]))
 
 
 _nights = Night.__table__
@@ -156,7 +150,7 @@ class Hub:
         self.conditions: dict[tuple[int, int | None], threading.Condition] = {}
         self.recent: dict[int, deque[Change]] = {}
         #: The matches whose streams want ``state`` events (how many streams each), the reader, and the last
-        #: state event read of each: (its change's version, the match's night, the event's text).
+        #: state read of each: (its change's version, the match's night, the state's JSON).
         self.followed: dict[int, int] = {}
         self.news: News | None = None
         self.states: dict[int, tuple[int, int, str]] = {}
@@ -217,11 +211,12 @@ class Hub:
                 self.followed.pop(match_id, None)
                 self.states.pop(match_id, None)
 
-    def state(self, match_id: int, version: int) -> tuple[int, str] | None:
-        """(night, text) of the match's state event as read after its change ``version`` or later; None if not."""
+    def state(self, match_id: int, version: int) -> tuple[int, int, str] | None:
+        """(the change's version it was read after, night, the state's JSON) of the match, as read after its change
+        ``version`` or later; None if not. The stream makes its ``state`` event of it (:mod:`referee.web.sse`)."""
         with self.lock:
             kept = self.states.get(match_id)
-        return (kept[1], kept[2]) if kept is not None and kept[0] >= version else None
+        return kept if kept is not None and kept[0] >= version else None
 
     def _read_states(self, changes: list[Change], told: dict[int, tuple[int, str]] | None = None) -> None:
         """Read the states of the followed matches that ``changes`` changed, all in one statement, for their streams.
@@ -245,7 +240,7 @@ class Hub:
         if unread and news is not None:
             try:
                 read = news(self.engine, unread)
-            except Exception:  # the streams read it themselves (state_event), or the phone fetches its page
+            except Exception:  # the streams read it themselves (referee.web.sse), or the phone fetches its page
                 log.exception("live: the states of %s matches could not be read", len(unread))
         made: dict[int, tuple[int, int, str]] = {}
         for match_id, (night_id, version) in last.items():
@@ -253,7 +248,7 @@ class Hub:
             if text is None and match_id in read:
                 night_id, text = read[match_id][0], state_text(read[match_id][1])
             if text is not None:
-                made[match_id] = (version, night_id, event_text(match_id, version, text))
+                made[match_id] = (version, night_id, text)
         if made:
             with self.lock:
                 self.states.update((m, v) for m, v in made.items() if m in self.followed)
@@ -362,134 +357,6 @@ def hub(engine: Engine) -> Hub:
     return found
 
 
-def sse(data: Change | None = None, comment: str = "", retry: int = 0) -> str:
-    """One Server-Sent Events message."""
-    if comment:
-        return f": {comment}\n\n"
-    if retry:
-        return f"retry: {retry}\n\n"
-    assert data is not None
-    return f"id: {data['version']}\nevent: change\ndata: {json.dumps(data)}\n\n"
-
-
 def state_text(state: dict[str, Any]) -> str:
     """A match's state as the ``state`` events and the notifications carry it: compact JSON."""
     return json.dumps(state, separators=(",", ":"))
-
-
-def event_text(match_id: int, version: int, state: str) -> str:
-    """A ``state`` event: the match's state (its JSON) after its change of night version ``version`` (no id: not a
-    change). Made from the JSON text as it came, so that a state told in a notification is not parsed again."""
-    return f'event: state\ndata: {{"match":{int(match_id)},"state":{state},"version":{int(version)}}}\n\n'
-
-
-def state_event(ear: Hub, night_id: int, match_id: int, version: int, news: News) -> str:
-    """The match's ``state`` event after its change ``version``, for a stream of night ``night_id``.
-
-    Why: a phone following a match used to fetch the whole page (18 kB, 25 ms
-    of a server's CPU) after every change of it, and at a club evening 160
-    phones did so for every round (``bench/tournament.py``). With the state
-    in the stream, a phone shows the new numbers at once and fetches the page
-    (the history, the chart) less often (``static/js/live.js``). The hub
-    has usually read it already (:meth:`Hub._read_states`); else the first
-    stream of the change reads it and the others take its answer. Empty for
-    a match of another night (its state is not this token's to read), and
-    if it cannot be read: the phone then fetches the page.
-    """
-    engine = ear.engine
-    told = ear.state(match_id, version)
-    if told is None:
-        def make() -> tuple[int, str]:
-            found = news(engine, [match_id]).get(match_id)
-            return (0, "") if found is None else (found[0], event_text(match_id, version, state_text(found[1])))
-
-        try:
-            told = _NEWS.once((str(engine.url), match_id, version), make, keep=lambda made: bool(made[1]))
-        except Exception:  # the stream goes on without it: the page is fetched as before
-            log.exception("live: the state of match %s could not be read for its stream", match_id)
-            return ""
-    return told[1] if told[0] == night_id else ""
-
-
-def stream(engine: Engine, night_id: int, last_id: int | None, *, match_id: int | None = None,
-           ping: float = 15.0, lifetime: float = 300.0, gather: float = GATHER,
-           opens: Callable[[], bool] | None = None, gone: Callable[[], bool] | None = None,
-           news: News | None = None) -> Iterator[str]:
-    """The night's live stream: the opening event, then every change; ends after ``lifetime``.
-
-    With ``last_id`` (a reconnect's ``Last-Event-ID``) the opening is what was
-    missed since, one event each, or one event with the state when that is
-    too much or cannot be told. With ``match_id`` only that match's changes
-    and the night-wide ones are sent (a match page, the table display).
-    Changes that come within ``gather`` seconds of each other go out in one
-    write: with hundreds of streams and a busy night, one wake-up and one
-    send per stream per burst instead of one per change. The stream ends by
-    itself after ``lifetime`` (the browser reconnects after ``retry``), so a
-    server can stop gracefully. With ``opens`` (whether the token the stream
-    was opened with still opens the night: the one rights check,
-    :func:`referee.ledger.rights.still_opens`) the stream ends as soon as it
-    no longer does, asked when the night's rights change (``rights``: a new
-    edit token, a table's new token) and at every ping, so a stream opened
-    with a revoked link does not hear the rounds after it; with ``gone`` (whether the
-    phone closed its connection) at most :data:`LOOK` seconds after the
-    phone went, instead of at the next write. With ``news`` and ``match_id``
-    each send that holds a change of the match ends with a ``state`` event
-    (:func:`state_event`).
-    """
-    def wanted(change: Change) -> bool:
-        return match_id is None or change["match"] is None or change["match"] == match_id
-
-    def told(sent: list[Change]) -> str:
-        """The ``state`` event after the last of ``sent`` that is this match's (when asked for), else nothing."""
-        if news is None or match_id is None:
-            return ""
-        mine = max((c["version"] for c in sent if c["match"] == match_id), default=0)
-        return state_event(ear, night_id, match_id, mine, news) if mine else ""
-
-    ear = hub(engine)
-    if news is not None and match_id is not None:
-        ear.follow(match_id, news)
-    try:
-        yield sse(retry=2000)
-        known = current_version(engine, night_id)
-        missed = changes_since(engine, night_id, last_id) if last_id is not None and last_id < known else []
-        if (last_id is not None and last_id <= known and len(missed) <= REPLAY_MAX
-                and [c["version"] for c in missed] == list(range(last_id + 1, known + 1))):
-            yield "".join(sse(change) for change in missed if wanted(change))
-        else:
-            yield sse(event_data(night_id, None, "night", None, known))
-        deadline = time.monotonic() + lifetime
-        quiet_since = time.monotonic()
-        while (left := deadline - time.monotonic()) > 0 and not ear.stopping.is_set():
-            got = ear.wait(night_id, known, min(ping, left, LOOK if gone is not None else ping), match_id)
-            if not got and gone is not None and gone():
-                return
-            if got and gather > 0 and any(wanted(c) for c in got):  # not for a timeout's other tables' changes
-                time.sleep(gather)  # let a burst of changes gather: one send for all of them
-                got = ear.wait(night_id, known, 0, match_id)
-            if got is None:
-                got = changes_since(engine, night_id, known)
-            if opens is not None and any(c["what"] == "rights" for c in got) and not opens():
-                return
-            sent = []
-            for change in got:
-                if change["version"] > known:
-                    known = change["version"]
-                    if wanted(change):
-                        sent.append(change)
-            if sent:
-                yield "".join(sse(change) for change in sent) + told(sent)
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since >= ping - 0.05:
-                quiet_since = time.monotonic()
-                if opens is not None and not opens():
-                    return
-                # A listener that lost its connection may have missed a change: the ping checks.
-                late = changes_since(engine, night_id, known)
-                for change in late:
-                    known = max(known, change["version"])
-                shown = [c for c in late if wanted(c)]
-                yield "".join(sse(c) for c in shown) + told(shown) + sse(comment="ping")
-    finally:
-        if news is not None and match_id is not None:
-            ear.follow(match_id, news, on=False)

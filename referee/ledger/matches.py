@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from flask import current_app
 from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.exc import IntegrityError
 
@@ -20,7 +19,7 @@ from referee.engine import N_, BadInput, MatchState
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import SPECS, Game, spec
 from referee.engine.vocab import MatchStatus
-from referee.ledger import fold, live
+from referee.ledger import fold, live, settings
 from referee.ledger.carries import open_carry
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import clean_players, night_money
@@ -38,7 +37,7 @@ FULL_NIGHT = N_("This night holds %(n)s entries, the most a night may hold; star
 
 def night_events_limit() -> int:
     """The most events one night may hold (the app's ``MAX_IMPORT_EVENTS``: so its export imports again)."""
-    return int(current_app.config.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS))
+    return settings.current().max_night_events
 
 
 def check_night_room(night_id: int, *, closing: bool = False, new_match: bool = False) -> None:

@@ -25,6 +25,7 @@ from referee.ledger.inputs import (
     clean_player,
     clean_players,
 )
+from referee.ledger.ratelimit import Caller
 from referee.ledger.tx import NotFound, store_reply, writing
 from referee.models import Group, Night, NightPlayer, Player, Tournament, TournamentTable, db, new_token, token_key
 
@@ -32,14 +33,14 @@ from referee.models import Group, Night, NightPlayer, Player, Tournament, Tourna
 
 def create_night(name: object, currency: object, players: object, *, date: Date | None = None,
                  place: object = "", group: object = None, group_token: object = None,
-                 leader: object = "", idem: Idem | None = None) -> Night:
+                 leader: object = "", idem: Idem | None = None, caller: Caller | None = None) -> Night:
     """A new night, in a new group or an existing one (by its token); counted towards the address's creations."""
     name = clean_name(name, "name", MAX_TEXT)
     code = clean_currency(currency)
     names = clean_players(players)
     place = "" if place in (None, "") else clean_name(place, "place", MAX_TEXT)
     leader = "" if leader in (None, "") else clean_name(leader, "leader")
-    with ratelimit.creating(), writing(idem=idem):
+    with ratelimit.creating(caller), writing(idem=idem):
         if group_token is not None:
             if not isinstance(group_token, str):
                 raise BadInput("group_token", "group_token must be text.")

@@ -1,20 +1,17 @@
-"""Paying one transfer of the plan: the payee's details, the payment QR code, the Pay button.
+"""Paying one transfer of the plan: the payee's details and what a payment says.
 
 Part of the ledger (:mod:`referee.ledger`). :mod:`referee.ledger.payments`
-says who pays whom and records what was paid; this module is how the payer
-pays it: the Swish number or IBAN a player gives (checked by
-:mod:`referee.payment_codes`, written here), the Swish or GiroCode QR code a
-sheet prints and a page shows, and the link or copy buttons for a payer on
-their own phone. Nothing here changes a balance.
+says who pays whom and records what was paid; this module keeps what a payer
+needs to pay it: the Swish number or IBAN a player gives (checked by
+:mod:`referee.payment_codes`, written here) and the payment's message.
+Nothing here changes a balance. The pictures and buttons made of them (the
+Swish or GiroCode QR code a sheet prints and a page shows, the Pay and copy
+buttons) are the web layer's: ``referee/web/pay.py`` (issue 48.1).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
-
-import segno
 
 from referee import payment_codes
 from referee.engine import BadInput
@@ -52,84 +49,6 @@ def player_details(night: Night) -> dict[str, Player]:
     return {seat.player.name: seat.player for seat in night.seats}
 
 
-def _payment_message(night: Night) -> str:
+def payment_message(night: Night) -> str:
     """What a payment says: the night's name and date (the payer may edit it in Swish)."""
     return f"{night.name} {night.date or night.created_at.date()}"
-
-
-def payment_qr(night: Night, payee: Player | None, amount: int) -> tuple[str, segno.QRCode] | None:
-    """The payment QR code of one transfer: ``(kind, code)`` or None.
-
-    SEK to a payee with a Swish number: Swish's prefilled "C" string; EUR to
-    a payee with an IBAN in the SEPA scheme: the EPC "GiroCode" (with the
-    BIC outside the EEA, :func:`payment_codes.girocode_bic`). Other
-    currencies and other IBANs have no payment QR (:func:`pay_action` says why).
-    """
-    if payee is None or amount <= 0:
-        return None
-    return _payment_code(night.currency, payee.swish or "", payee.iban or "", payee.account_holder or payee.name,
-                         amount, _payment_message(night))
-
-
-@lru_cache(maxsize=512)
-def _payment_code(currency: str, swish: str, iban: str, holder: str, amount: int,
-                  message: str) -> tuple[str, segno.QRCode] | None:
-    """:func:`payment_qr` by value, kept: building a code scores all eight masks (about 0.8 ms with
-    :mod:`referee.qr_mask`; a GiroCode, masked by segno, about 3 ms), and a night prints and shows the same
-    transfers again and again. The codes are never changed."""
-    try:
-        if currency == "SEK" and swish:
-            return "swish", payment_codes.qr_code(payment_codes.swish_payload(swish, amount, message))
-        if currency == "EUR" and iban:
-            return "epc", payment_codes.epc_qr(holder, iban, amount, message[:payment_codes.EPC_REMITTANCE_MAX],
-                                               bic=payment_codes.girocode_bic(iban))
-    except ValueError:
-        return None  # details that no longer pass (or a GiroCode over 331 bytes): no code, never a 500
-    return None
-
-
-@dataclass(frozen=True)
-class PayAction:
-    """How a payer pays one transfer from their own phone (they cannot scan their own screen).
-
-    ``kind`` "swish": ``link`` opens the Swish app with the transfer filled
-    in. ``kind`` "bank": no scheme opens an arbitrary banking app with a
-    transfer, so the page offers the IBAN, holder, bank and amount to copy.
-    """
-
-    kind: str
-    link: str = ""
-    number: str = ""          # Swish number as written ("070-123 45 67")
-    iban: str = ""            # paper form, groups of four
-    iban_compact: str = ""    # what is copied: what banking apps' IBAN fields take
-    bic: str = ""             # the BIC the GiroCode carries (outside the EEA), printed beside it
-    holder: str = ""
-    bank: str = ""
-    message: str = ""
-    no_code: str = ""         # why there is no GiroCode (a message template, translated by the page) ...
-    no_code_params: tuple[tuple[str, object], ...] = ()  # ... and its parameters
-
-
-def pay_action(night: Night, payee: Player | None, amount: int) -> PayAction | None:
-    """The Pay button (Swish, SEK) or the copy buttons (IBAN) of one transfer, or None.
-
-    A Swish link for SEK to a payee with a Swish number; otherwise, for a
-    payee with an IBAN, the IBAN to copy (EUR as the GiroCode; in SEK for a
-    Swedish bank transfer, where Swish is not set).
-    """
-    if payee is None or amount <= 0:
-        return None
-    message = _payment_message(night)
-    if night.currency == "SEK" and payee.swish:
-        return PayAction("swish", link=payment_codes.swish_link(payee.swish, amount, message),
-                         number=payment_codes.format_swish(payee.swish),
-                         message=payment_codes.swish_message(message))
-    if payee.iban:
-        why = payment_codes.girocode_refusal(night.currency, payee.iban)
-        return PayAction("bank", iban=payment_codes.format_iban(payee.iban),
-                         iban_compact=payment_codes.normalize_iban(payee.iban),
-                         bic=payment_codes.girocode_bic(payee.iban) if why is None else "",
-                         holder=payee.account_holder or payee.name, bank=payment_codes.bank_name(payee.iban) or "",
-                         message=message, no_code=why.template if why else "",
-                         no_code_params=tuple(why.params.items()) if why else ())
-    return None

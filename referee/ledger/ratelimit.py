@@ -18,22 +18,26 @@ Counting a failure is a write; when the database cannot take it (busy,
 read-only, away), the failure goes uncounted (one warning in the log) and the
 answer stays the 401/403/404 it was going to be: a refused token must never
 turn into a 500.
+
+The ledger reads no request: the caller's address and the app's limiter come
+in as a :class:`Caller` the web layer builds (``referee/web/caller.py``), so
+a script or a command can count and check wrong tokens as a request does.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
-from flask import current_app, has_request_context, request
-from flask_babel import ngettext
 from sqlalchemy import ColumnElement, bindparam, delete, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
-from werkzeug.exceptions import TooManyRequests
 
+from referee.engine import N_
 from referee.ledger import tx
 from referee.models import TokenFailure, db
 
@@ -42,6 +46,9 @@ from referee.models import TokenFailure, db
 BUCKETS = 10
 #: The most rows the table keeps (addresses times buckets).
 MAX_ROWS = 10_000
+
+#: The app's logger (Flask's ``app.logger`` is this one: the app is named ``referee``).
+log = logging.getLogger("referee")
 
 #: The check every request with a token makes, built once (a statement built per request costs more
 #: CPU than the query itself; a built one keeps its compiled form and cache key).
@@ -110,46 +117,51 @@ class FailureLimiter:
                               .order_by(table.c.bucket).limit(excess))
                     db.session.execute(delete(table).where(tuple_(table.c.address, table.c.bucket).in_(oldest)))
         except (tx.Unavailable, DBAPIError) as exc:
-            current_app.logger.warning("a wrong token or a creation went uncounted (database busy or read-only): %s",
-                                       (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0])
+            log.warning("a wrong token or a creation went uncounted (database busy or read-only): %s",
+                        (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0])
 
 
-def limiter() -> FailureLimiter:
-    return current_app.extensions["referee.failures"]  # type: ignore[no-any-return]
+
+@dataclass(frozen=True)
+class Caller:
+    """Who brings a token: the client's address (``"unknown"`` when none is known) and the limiter counting it.
+
+    Plain values, built once per request by the web layer (``referee.web.caller``) or by a script:
+    ``creations`` counts the nights, tournaments and imports the address creates (None: not counted, a script).
+    """
+
+    address: str
+    limiter: FailureLimiter
+    creations: FailureLimiter | None = None
 
 
-def client_key() -> str:
-    return request.remote_addr or "unknown"
+class TooManyCreated(Exception):
+    """Too many nights, tournaments and imports from this address within the hour: 429 with ``Retry-After: wait``
+    (``referee/errors.py``, ``referee/api``). ``message``/``plural`` are templates the web layer translates with
+    ``n=limit`` and ``num`` the minutes to wait, not a sentence in a language."""
 
-
-class TooManyCreated(TooManyRequests):
-    """Too many nights, tournaments and imports from this address within the hour (429 with ``Retry-After``)."""
+    message = N_("This address has created %(n)s nights and tournaments within the hour, as many as one address "
+                 "may; try again in %(num)s minute.")
+    plural = N_("This address has created %(n)s nights and tournaments within the hour, as many as one address "
+                "may; try again in %(num)s minutes.")
 
     def __init__(self, limit: int, wait: int) -> None:
-        minutes = max(1, math.ceil(wait / 60))
-        super().__init__(ngettext("This address has created %(n)s nights and tournaments within the hour, as many "
-                                  "as one address may; try again in %(num)s minute.",
-                                  "This address has created %(n)s nights and tournaments within the hour, as many "
-                                  "as one address may; try again in %(num)s minutes.", minutes, n=limit),
-                         retry_after=wait)
-        self.wait = wait
-
-
-def creations() -> FailureLimiter:
-    return current_app.extensions["referee.creations"]  # type: ignore[no-any-return]
+        super().__init__(limit, wait)
+        self.limit, self.wait = limit, wait
+        self.minutes = max(1, math.ceil(wait / 60))
 
 
 @contextmanager
-def creating() -> Iterator[None]:
-    """Around the write of a new night, tournament or import: :class:`TooManyCreated` first if the address
-    created its hour's share; counted once the block has written (a refused request is not counted).
+def creating(caller: Caller | None) -> Iterator[None]:
+    """Around the write of a new night, tournament or import: :class:`TooManyCreated` first if ``caller``'s
+    address created its hour's share; counted once the block has written (a refused request is not counted).
 
-    Outside a request (scripts, the command line) nothing is counted.
+    With no caller, or one whose creations are not counted (scripts, the command line), nothing is counted.
     """
-    if not has_request_context():
+    if caller is None or caller.creations is None:
         yield
         return
-    limiter, address = creations(), client_key()
+    limiter, address = caller.creations, caller.address
     wait = limiter.retry_after(address)
     if wait:
         raise TooManyCreated(limiter.limit, wait)

@@ -13,19 +13,17 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import current_app
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee import bounds
 from referee.engine import N_, BadInput, MatchState, RuleViolation, tricks
 from referee.engine.money import Money
 from referee.engine.spec import SPECS, Game, spec
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
-from referee.ledger import fold, idempotency, live, tables
+from referee.ledger import fold, idempotency, live, settings, tables
 from referee.ledger.carries import _check_carry_kept
 from referee.ledger.fold import state_of
 from referee.ledger.idempotency import Idem
@@ -34,15 +32,10 @@ from referee.ledger.matches import check_night_room
 from referee.ledger.tx import Conflict, NotFound, store_reply, writing
 from referee.models import MAX_ID, Match, Night, Round, Snapshot, db, now
 
-#: Events one match may hold (rounds and closes, void ones too; ``MAX_MATCH_EVENTS`` in the config).
-#: A long evening's match has a few hundred; a void replays the whole log and a protocol prints it,
-#: so without a bound one request's work would have none.
-MAX_MATCH_EVENTS = bounds.MATCH_EVENTS
-
 
 def match_events_limit() -> int:
-    """The most events one match may hold (the app's ``MAX_MATCH_EVENTS``)."""
-    return int(current_app.config.get("MAX_MATCH_EVENTS", MAX_MATCH_EVENTS))
+    """The most events one match may hold (the app's ``MAX_MATCH_EVENTS``, :mod:`referee.ledger.settings`)."""
+    return settings.current().max_match_events
 
 
 def _check_room(match: Match, *, closing: bool = False) -> None:

@@ -26,6 +26,7 @@ from referee.engine.spec import SPECS, spec
 from referee.engine.vocab import MatchStatus, PaymentKind
 from referee.ledger import fold, inputs, live, nights, ratelimit, standings, tx
 from referee.ledger.idempotency import Idem
+from referee.ledger.ratelimit import Caller
 from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db
 
 #: The most players one tournament seats, and its series (the night's bounds: :mod:`referee.bounds`).
@@ -124,13 +125,13 @@ def check(data: dict[str, Any]) -> Plan:
 
 
 def create(plan: Plan, *, group: object = None, group_token: object = None, date: Date | None = None,
-           place: object = "", idem: Idem | None = None) -> Tournament:
+           place: object = "", idem: Idem | None = None, caller: Caller | None = None) -> Tournament:
     """The tournament's night with its players, and the first series' tables, in one write."""
     place = "" if place in (None, "") else inputs.clean_name(place, "place", inputs.MAX_TEXT)
     group_name = inputs.clean_name(group, "group", inputs.MAX_TEXT) if group else plan.name
     tables = draw.draw(plan.players, plan.table_size, spec(plan.game).min_players, plan.seed, 1)
     states = [_start(plan.game, t.players, plan.stake, plan.options) for t in tables]  # 422 before any write
-    with ratelimit.creating(), tx.writing(idem=idem):
+    with ratelimit.creating(caller), tx.writing(idem=idem):
         if group_token is not None:
             grp = nights.group_by_token(group_token) if isinstance(group_token, str) else None
             if grp is None:

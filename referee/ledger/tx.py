@@ -129,7 +129,7 @@ def _write_transaction(fresh: bool, idem: Idem | None, queued: bool) -> Iterator
             try:
                 if queued:  # SQLite: a twin may have written while this one queued (its first look was before)
                     idempotency.recheck(idem)
-                # PostgreSQL: no second look (the request's first, idempotency.from_request, was moments
+                # PostgreSQL: no second look (the request's first, idempotency.bind, was moments
                 # before): a twin that commits after it meets this write at the key's row (store: the unique
                 # key), and the guard then answers with the twin's reply. It cost a query per keyed write.
                 yield

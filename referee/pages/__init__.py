@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
 
-from referee import ledger, payment_codes, round_forms
+from referee import ledger, payment_qr, round_forms
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.engine.spec import SPECS, spec, title
@@ -49,6 +49,8 @@ from referee.pages.forms import (
     seats_from,
 )
 from referee.pages.phone_rights import can_edit, require
+from referee.web import idempotent
+from referee.web.caller import caller, grants
 
 bp = Blueprint("pages", __name__)
 
@@ -116,7 +118,7 @@ def plain_money_filter(minor: int, currency: str) -> str:
 def qr_svg(data: str | segno.QRCode, scale: int = 4) -> Markup:
     """An inline SVG QR code of a link or a made payment code (no external image, CSP-friendly)."""
     if isinstance(data, segno.QRCode):
-        return Markup(payment_codes.qr_svg(data, scale=scale))
+        return Markup(payment_qr.qr_svg(data, scale=scale))
     return _link_svg(data, scale)
 
 
@@ -130,7 +132,7 @@ def _link_svg(link: str, scale: int) -> Markup:
 
 @bp.get("/")
 def start() -> Any:
-    found = (db.session.get(Night, i) for i in rights.edit_granted_ids())
+    found = (db.session.get(Night, i) for i in rights.edit_granted_ids(grants()))
     nights = [n for n in found if n is not None and can_edit(n)]
     return render_template("pages/start.html", nights=nights)
 
@@ -156,7 +158,7 @@ def same_site(target: str) -> str:
 @bp.get("/e/<token>")
 @secret_pages.secret_address("token")
 def edit_link(token: str) -> Any:
-    found = rights.link(token)  # 429 after too many wrong tokens; a wrong one is counted
+    found = rights.link(token, caller())  # 429 after too many wrong tokens; a wrong one is counted
     if found is None:
         abort(404)
     night, edit = found
@@ -175,7 +177,7 @@ def table_link(token: str) -> Any:
     The session keeps the table token's fingerprint under the match (a new
     token, the organiser's revoke, ends the grant) and the night's view right.
     """
-    found = rights.table_link(token)  # 429 after too many wrong tokens; a wrong one is counted
+    found = rights.table_link(token, caller())  # 429 after too many wrong tokens; a wrong one is counted
     if found is None:
         abort(404)
     phone_rights.grant_table(found)
@@ -194,12 +196,12 @@ def new_night() -> Any:
     form = NightForm()
     if form.validate_on_submit():
         try:
-            if form.group_token.data and rights.group(form.group_token.data) is None:  # a wrong one is counted
+            if form.group_token.data and rights.group(form.group_token.data, caller()) is None:  # wrong: counted
                 raise ledger.NotFound("No group has that token.")
             night = ledger.create_night(form.name.data, form.currency.data, form.player_names(),
                                           date=form.date.data, place=form.place.data or "",
                                           leader=form.leader.data or "",
-                                          group_token=form.group_token.data or None)
+                                          group_token=form.group_token.data or None, caller=caller())
         except BadInput as exc:
             _field_error(form, exc.field, explain(exc))
         except ledger.NotFound as exc:
@@ -367,7 +369,7 @@ def add_round(match_id: int) -> Any:
     expected = expected_seq(form)
     try:
         payload = parser(request.form, view, list(m.seats))
-        idem = idempotency.from_request(saved_round, form=True)
+        idem = idempotent.from_request(saved_round, form=True)
         rnd, _state = ledger.add_round(match_id, payload, idem=idem, expected_seq=expected)
     except idempotency.Replayed as done:
         return round_saved_again(match_id, done)

@@ -36,6 +36,7 @@ from referee.ledger import idempotency
 from referee.offline import round_parse
 from referee.pages import bp, phone_rights
 from referee.pages.queue_keys import DONE_KEPT, done_key, done_keys
+from referee.web import idempotent
 
 #: The shell: every page's styles and scripts, and the icon and manifest (paths under static/).
 SHELL_DIRS = ("css", "js", "icons")
@@ -74,7 +75,7 @@ def page_idem() -> idempotency.Idem | None:
 
     Raises :class:`idempotency.Replayed` when the write was made before (see :func:`once`).
     """
-    return idempotency.from_request(lambda _result: (200, {}), form=True)
+    return idempotent.from_request(lambda _result: (200, {}), form=True)
 
 
 @contextmanager
@@ -94,7 +95,7 @@ def _note_done(resp: Response) -> Response:
     the phone drops that entry from its queue instead of sending it again.
     """
     if (request.method == "POST" and request.endpoint in QUEUED_ENDPOINTS and resp.status_code in (302, 303)
-            and (key := idempotency.form_key())):
+            and (key := idempotent.form_key())):
         session["offline_done"] = [key, *[k for k in done_keys() if k != key]][:DONE_KEPT]
     return resp
 
@@ -104,7 +105,7 @@ def posted_key() -> str:
     if request.method != "POST" or request.endpoint not in QUEUED_ENDPOINTS:
         return ""
     try:
-        return idempotency.form_key()
+        return idempotent.form_key()
     except Exception:  # an unreadable or oversized body: its error page names no key
         return ""
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from referee.ledger import rights
 from referee.models import Night, TournamentTable
+from referee.web.caller import caller, granted, grants
 
 
 def access(night: Night) -> rights.Access:
@@ -30,7 +31,7 @@ def access(night: Night) -> rights.Access:
     kept: dict[tuple[int, str], rights.Access] = g.setdefault("phone_rights", {})
     key = (night.id, night.edit_token)
     if key not in kept:
-        kept[key] = rights.night_access(night, None, phone=True)
+        kept[key] = rights.night_access(night, None, caller(), grants=grants())
     return kept[key]
 
 
@@ -67,13 +68,15 @@ def require(night: Night, edit: bool, match_id: int | None = None) -> None:
 
 def grant(night: Night, edit: bool) -> None:
     """Give this phone the night's edit or view right (its ``/e/`` or ``/v/`` link)."""
-    rights.grant_night(night, edit)
+    rights.grant_night(grants(), night, edit)
+    granted()
     _granted(night)
 
 
 def grant_table(table: TournamentTable) -> None:
     """Give this phone a tournament table's right (its ``/t/`` link): that match, and the night's view."""
-    rights.grant_table(table)
+    rights.grant_table(grants(), table)
+    granted()
     _granted(table.tournament.night)
 
 

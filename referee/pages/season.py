@@ -24,10 +24,11 @@ from referee.pages import _night, bp
 from referee.pages.phone_rights import can_edit, can_view
 from referee.pages.secret_pages import secret_address
 from referee.reports import pdf_response, readable_night, render_pdf
+from referee.web.caller import caller
 
 
 def _group(token: str) -> Group:
-    group = rights.group(token)  # 429 after too many wrong tokens; a wrong one is counted
+    group = rights.group(token, caller())  # 429 after too many wrong tokens; a wrong one is counted
     if group is None:
         abort(404)
     return group

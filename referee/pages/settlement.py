@@ -19,6 +19,7 @@ from referee.messages import explain
 from referee.models import Night
 from referee.pages import _field_error, _night, bp, money_filter, offline, qr_svg
 from referee.pages.forms import PaymentDetailsForm, RoundForm, VoidForm
+from referee.web import pay
 
 
 @bp.get("/nights/<int:night_id>/settlement")
@@ -43,9 +44,9 @@ def _page(nt: Night, plan_kind: str | None) -> Any:
     details = paying.player_details(nt)
     transfers = []
     for why in payments.explain(s, plan):
-        qr = paying.payment_qr(nt, details.get(why.payee), why.amount)
+        qr = pay.payment_qr(nt, details.get(why.payee), why.amount)
         transfers.append({"why": why, "qr": qr_svg(qr[1]) if qr else None, "qr_kind": qr[0] if qr else None,
-                          "pay": paying.pay_action(nt, details.get(why.payee), why.amount)})
+                          "pay": pay.pay_action(nt, details.get(why.payee), why.amount)})
     form = RoundForm()
     form.form_token.data = secrets.token_urlsafe(16)
     return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,

@@ -28,6 +28,7 @@ from referee.pages.forms import RoundForm
 from referee.pages.phone_rights import grant, require
 from referee.pages.tournament_forms import TournamentForm
 from referee.reports.tournament import players_link, table_link
+from referee.web.caller import caller
 
 bp = Blueprint("tournaments", __name__)
 
@@ -47,7 +48,7 @@ def new() -> Any:
     form = TournamentForm()
     if form.validate_on_submit():
         try:
-            created = tournaments.create(tournaments.check(form.body()))
+            created = tournaments.create(tournaments.check(form.body()), caller=caller())
         except BadInput as exc:
             _field_error(form, exc.field, explain(exc))
         except RuleViolation as exc:

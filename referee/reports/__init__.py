@@ -33,6 +33,8 @@ from referee.reports.rounds import VOID_ROWS, balance_grids, num, pot_word, void
 from referee.reports.rounds import svangknack_grid as grid
 from referee.reports.step import Step
 from referee.round_forms import options_in_words
+from referee.web import pay
+from referee.web.caller import caller, grants
 
 bp = Blueprint("reports", __name__)
 
@@ -171,7 +173,7 @@ def allowed(night: Night) -> bool:
     """Readers of a sheet: a phone with rights, or the night's view or edit token (a wrong one is counted)."""
     auth = request.headers.get("Authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.args.get("view", "")
-    return rights.night_access(night, token or None, phone=True).may_view()
+    return rights.night_access(night, token or None, caller(), grants=grants()).may_view()
 
 
 def readable(night: Night) -> Night:
@@ -244,12 +246,12 @@ def settlement_html(night: Night) -> str:
     details = paying.player_details(night)
     rows = []
     for why in payments.explain(s, s.plan):
-        qr = paying.payment_qr(night, details.get(why.payee), why.amount)
+        qr = pay.payment_qr(night, details.get(why.payee), why.amount)
         kind = ("Swish" if qr[0] == "swish" else "GiroCode (EPC)") if qr else None
         # Beside the code, what it pays to, as text: for a payer without a camera, or the paper next day.
-        pay = paying.pay_action(night, details.get(why.payee), why.amount)
+        action = pay.pay_action(night, details.get(why.payee), why.amount)
         rows.append({"why": why, "qr": qr_img(qr[1], kind) if qr else None, "qr_kind": qr[0] if qr else None,
-                     "pay": pay})
+                     "pay": action})
     record = request.host_url.rstrip("/") + url_for("pages.view_link", token=night.view_token)
     money_text = current_app.jinja_env.filters["money"]
 

@@ -9,7 +9,7 @@ to nothing to place. Each module is one pixel and the sheet asks for
 and printers scale it up with sharp edges; tests render the sheet and decode
 the codes with zbar.
 
-The codes are built by :func:`referee.payment_codes.qr_code` (level M, UTF-8,
+The codes are built by :func:`referee.payment_qr.qr_code` (level M, UTF-8,
 no boosting), as EPC069-12 and Swish ask. Building one means choosing among eight
 masks (:mod:`referee.qr_mask`, about 0.8 ms a code); a sheet is printed again
 and again during a night with the same payments, and the settlement page
@@ -26,7 +26,7 @@ from functools import lru_cache
 import segno
 from markupsafe import Markup, escape
 
-from referee.payment_codes import qr_code
+from referee.payment_qr import qr_code
 
 #: Pixels per QR module in the PNG.
 MODULE_PX = 1
@@ -35,7 +35,7 @@ MODULE_PX = 1
 def png_data_uri(code: str | segno.QRCode) -> str:
     """The QR code (or a payload's, built by :func:`qr_code` and kept) as a ``data:image/png`` URI.
 
-    Payment codes come built (and kept) from :func:`referee.ledger.paying.payment_qr`;
+    Payment codes come built (and kept) from :func:`referee.web.pay.payment_qr`;
     their images are kept too, by their modules.
     """
     return _payload_png(code) if isinstance(code, str) else _code_png(code)

@@ -26,6 +26,7 @@ from referee.models import Night, Tournament
 from referee.reports import allowed, kept_pdf, pdf_response
 from referee.reports.codes import qr_img
 from referee.reports.grid import Column, Row, fit
+from referee.web.caller import caller, grants
 
 bp = Blueprint("tournament_sheets", __name__)
 
@@ -57,7 +58,7 @@ def table_cards(tournament_id: int) -> Response:
     found = _found(tournament_id)
     auth = request.headers.get("Authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
-    if not rights.night_access(found.night, token, phone=True).may_edit():  # the organiser's right only
+    if not rights.night_access(found.night, token, caller(), grants=grants()).may_edit():  # the organiser's right only
         abort(403)
     return pdf_response(kept_pdf(found.night, ("tables", found.id), lambda: table_cards_html(found)),
                         f"tables-{tournament_id}.pdf")

@@ -14,7 +14,7 @@ import pytest
 
 LEDGER = Path(__file__).resolve().parents[2] / "referee" / "ledger"
 ABOVE = ("referee.pages", "referee.api", "referee.reports", "referee.errors", "referee.exports",
-         "referee.offline", "referee.guest_pages")
+         "referee.offline", "referee.guest_pages", "referee.web")
 
 
 def _imports(tree: ast.AST) -> list[tuple[str, bool]]:

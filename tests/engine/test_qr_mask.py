@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import segno
 
-from referee import payment_codes, qr_mask
+from referee import payment_codes, payment_qr, qr_mask
 
 ALPHABET = string.ascii_letters + string.digits + " ;,.%-/åäöÅÄÖ€\n"
 
@@ -42,7 +42,7 @@ def test_the_mask_and_the_code_are_segnos(error: str) -> None:
 
 def test_payment_codes_use_it() -> None:
     payload = payment_codes.swish_payload("0701234567", 21400, "Fredagsknack 2026-11-25")
-    code = payment_codes.qr_code(payload)
+    code = payment_qr.qr_code(payload)
     assert code.matrix == segno.make_qr(payload, error="M", encoding="utf-8", boost_error=False).matrix
 
 

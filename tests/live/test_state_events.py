@@ -7,6 +7,7 @@ and fetches the page less often (static/js/live.js, bench/tournament.py).
 
 from __future__ import annotations
 
+import json
 import queue
 import threading
 from typing import Any
@@ -123,8 +124,8 @@ def test_the_hub_reads_the_changed_tables_states_in_one_go(live_app: Any) -> Non
                    for v, m in enumerate((first, third, second, first), start=100)]
         ear._read_states(changes)
         assert calls == [[first, second]]
-        night, text = ear.state(first, 103) or (0, "")
-        assert night == api.night["id"] and '"version":103' in text
+        read_at, night, text = ear.state(first, 103) or (0, 0, "")
+        assert (read_at, night) == (103, api.night["id"]) and isinstance(json.loads(text), dict)
         assert ear.state(first, 104) is None and ear.state(third, 0) is None  # not read that new; not followed
     finally:
         for match_id in (first, second):

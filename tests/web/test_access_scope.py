@@ -46,20 +46,21 @@ def test_night_access_reads_the_phone_then_the_token(app: Any) -> None:
         from flask import session
 
         from referee import ledger
+        from referee.web.caller import caller
 
         nt = ledger.get_night(night["id"])
-        assert rights.night_access(nt, None, phone=True) == Access()
-        assert rights.night_access(nt, night["view_token"], phone=True) == Access(Right.VIEW)
+        assert rights.night_access(nt, None, caller(), grants=session) == Access()
+        assert rights.night_access(nt, night["view_token"], caller(), grants=session) == Access(Right.VIEW)
         session["view"] = [nt.id]
-        assert rights.night_access(nt, None, phone=True) == Access(Right.VIEW)
-        assert rights.night_access(nt, None, phone=False) == Access()  # the API reads no phone grants
-        assert rights.night_access(nt, night["edit_token"], phone=True) == Access(Right.EDIT)
-        assert rights.night_access(nt, "wrong-token", phone=True) == Access(Right.VIEW)
+        assert rights.night_access(nt, None, caller(), grants=session) == Access(Right.VIEW)
+        assert rights.night_access(nt, None, caller(), grants=None) == Access()  # the API reads no phone grants
+        assert rights.night_access(nt, night["edit_token"], caller(), grants=session) == Access(Right.EDIT)
+        assert rights.night_access(nt, "wrong-token", caller(), grants=session) == Access(Right.VIEW)
 
 
 def _limit_to(monkeypatch: pytest.MonkeyPatch, match_id: int) -> None:
     """Every request now holds edit on match ``match_id`` only (as a table token will give)."""
-    monkeypatch.setattr(rights, "night_access", lambda _night, _token, *, phone: Access(Right.EDIT, match_id))
+    monkeypatch.setattr(rights, "night_access", lambda _night, _token, _caller, *, grants: Access(Right.EDIT, match_id))
 
 
 def test_api_doors_ask_with_the_match(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 
 from referee import ledger
-from referee.ledger import fold, live
+from referee.ledger import fold
 from referee.lru import LRU, MiB, deep_size
 from referee.pages import guest_pages
 from referee.reports import charts
+from referee.web import sse
 from tests.web.test_fold import svangknack
 
 
@@ -122,7 +123,7 @@ def _long_matches_within_the_budget() -> None:
 def test_every_process_wide_cache_has_a_budget_in_bytes() -> None:
     """The six LRU caches of the app, each with a budget in bytes; together at most 24 MiB a process, so that a
     worker's memory levels off within the soak's hour (docs/reliability.md, "Soak")."""
-    caches = [fold._CACHE, fold._STATES, guest_pages._KEPT, live._NEWS, charts._DRAWN,
+    caches = [fold._CACHE, fold._STATES, guest_pages._KEPT, sse._NEWS, charts._DRAWN,
               ledger.by_version._KEPT]
     assert all(c.budget > 0 for c in caches)
     assert sum(c.budget for c in caches) <= 24 * MiB

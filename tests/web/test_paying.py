@@ -165,9 +165,10 @@ def test_no_girocode_where_sepa_does_not_reach_but_the_iban_to_copy(client: Any,
 
 
 def test_girocode_outside_the_eea_carries_the_bic(client: Any, app: Any) -> None:
-    from referee import payment_codes
+    from referee import payment_qr
     from referee.ledger import paying
     from referee.models import Night, db
+    from referee.web import pay
     from tests.engine.test_payment_codes import check_girocode, decode_one
 
     api, _ = kul_night(client, currency="EUR")
@@ -177,8 +178,8 @@ def test_girocode_outside_the_eea_carries_the_bic(client: Any, app: Any) -> None
     assert html.count("Bank QR code (GiroCode)") == 3 and "no-code" not in html
     with app.app_context():
         night = db.session.get(Night, api.night["id"])
-        kind, code = paying.payment_qr(night, paying.player_details(night)["Cia"], 200)
-        assert kind == "epc" and payment_codes.qr_svg(code) in html
+        kind, code = pay.payment_qr(night, paying.player_details(night)["Cia"], 200)
+        assert kind == "epc" and payment_qr.qr_svg(code) in html
         check_girocode(decode_one(code), name="Cia Ölund", iban="GB29NWBK60161331926819", minor=200,
                        text=f"{night.name} {night.date or night.created_at.date()}", bic="NWBKGB2LXXX")
 

@@ -87,3 +87,20 @@ def test_token_right_is_edit_view_or_none(app: Any) -> None:
         assert token_access(nt, night["edit_token"]).right is Right.EDIT
         assert token_access(nt, night["view_token"]).right is Right.VIEW
         assert token_access(nt, night["group_token"]).right is Right.NONE
+
+
+def test_a_page_says_429_in_the_phones_language(backend: str, tmp_path: Path) -> None:
+    """Too many wrong links on a page: 429 with ``Retry-After`` and the sentence in the phone's language.
+
+    The ledger raises :class:`referee.ledger.rights.TooManyWrong` with a template and the wait (it calls no
+    Flask-Babel, issue 48.1); ``referee/errors.py`` translates it for the page.
+    """
+    _app, client, _night, _match_id = _setup(backend, tmp_path)
+    addr = {"REMOTE_ADDR": "10.9.9.12"}
+    client.get("/lang/sv")
+    for n in range(LIMIT):
+        assert client.get(f"/e/wrong-link-{n}", environ_overrides=addr).status_code == 404
+    blocked = client.get("/e/wrong-link-again", environ_overrides=addr)
+    wait = int(blocked.headers["Retry-After"])
+    assert blocked.status_code == 429 and wait > 0
+    assert f"felaktiga länkar från den här telefonen; försök igen om {wait} sekunder" in blocked.get_data(as_text=True)

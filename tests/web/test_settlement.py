@@ -211,9 +211,10 @@ def test_payer_sees_a_swish_pay_button_per_transfer(client: Any) -> None:
 
 def test_page_shows_exactly_the_decoded_payment_codes(client: Any, app: Any) -> None:
     """Each QR code on the page is the code the payments module made; decoded, it is the scheme's payload."""
-    from referee import payment_codes
+    from referee import payment_qr
     from referee.ledger import paying
     from referee.models import Night, db
+    from referee.web import pay
     from tests.engine.test_payment_codes import check_girocode, check_swish, decode_one
 
     for currency, details in (("SEK", {"swish": "070-123 45 67"}),
@@ -229,8 +230,8 @@ def test_page_shows_exactly_the_decoded_payment_codes(client: Any, app: Any) -> 
             assert len(transfers) == 3, transfers  # Anna, Bo and Dan each owe Cia 2.00: three codes to check
             for t in transfers:
                 assert t["amount"] == "2.00"
-                kind, code = paying.payment_qr(night, cia, 200)
-                assert payment_codes.qr_svg(code) in html
+                kind, code = pay.payment_qr(night, cia, 200)
+                assert payment_qr.qr_svg(code) in html
                 payload = decode_one(code)
                 if currency == "SEK":
                     assert kind == "swish"
@@ -307,7 +308,7 @@ def sheet_codes(pdf: bytes, tmp_path: Path) -> list[str]:
 
 
 def night_message(app: Any, night_id: int) -> str:
-    """What a payment of this night says: its name and date (independently of paying._payment_message)."""
+    """What a payment of this night says: its name and date (independently of paying.payment_message)."""
     from referee.models import Night, db
 
     with app.app_context():

@@ -35,6 +35,7 @@ from referee.pages import _match, _round_form, bp, expected_seq, round_saved_aga
 from referee.pages.forms import RoundForm
 from referee.pages.phone_rights import can_edit
 from referee.pages.referee import SUIT_BUTTONS, opened_match
+from referee.web import idempotent
 
 _SPLIT = re.compile(r"[\s,;]+")
 
@@ -141,7 +142,7 @@ def round_from_deal(match_id: int) -> Any:
         payload["svangare"] = setup.leader  # the engine checks it against SK-11
     deal = {k: v for k, v in setup.request_json(match.game).items() if k != "game"}
     try:  # the deal is judged again by the service and stored with the round, in its INSERT
-        idem = idempotency.from_request(saved_round, form=True)
+        idem = idempotent.from_request(saved_round, form=True)
         rnd, _state = ledger.add_round(match_id, payload, idem=idem, expected_seq=expected, deal=deal)
     except idempotency.Replayed as done:
         return round_saved_again(match_id, done)
