@@ -65,8 +65,8 @@ def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str
     amount_of = plain or money
     rows = [Row([party(name), "; ".join(f"{short[k]} {amount_of(value)}" for k, value in mine.get(name, {}).items()),
                  *ends(name)]) for name in s.parties]
-    title = f"{_('Matches')} ({s.night.currency})" if plain else _("Matches")
-    return fit([Column(_("Player")), Column(title, wrap=True), *tail], rows)
+    heading = f"{_('Matches')} ({s.night.currency})" if plain else _("Matches")
+    return fit([Column(_("Player")), Column(heading, wrap=True), *tail], rows)
 
 
 def transfers_grid(rows: list[dict[str, Any]], money: Callable[[int], str], party: Callable[[str], str]) -> Grid:
