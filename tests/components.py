@@ -69,6 +69,19 @@ def chromium(*args: str) -> Iterator[Any]:
             browser.close()
 
 
+@contextmanager
+def another_chromium(browser: Any, *args: str) -> Iterator[Any]:
+    """Another Chromium with more arguments (a host mapped, a CA accepted), launched by the session's Playwright:
+    a second sync Playwright in one process is refused ("Sync API inside the asyncio loop") once the session's
+    ``browser`` has started one on that xdist worker."""
+    launched = browser.browser_type.launch(executable_path=chromium_path(), args=[*CHROMIUM_ARGS, *args],
+                                           headless=True)
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
 def chromium_path() -> str | None:
     for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
         if candidate and Path(candidate).exists():

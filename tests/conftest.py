@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from tests.components import PostgresServer, log_leaks, missing, unchecked_log_leaks
+from tests.components import PostgresServer, chromium, log_leaks, missing, unchecked_log_leaks
 
 # Property tests check what the code answers, not how fast: Hypothesis's 200 ms deadline per example failed a
 # Schwimmen property on a loaded 2-core machine ("Test took 262 ms"). Speed is measured in bench/.
@@ -115,6 +115,14 @@ def app(backend: str, tmp_path: Path) -> Iterator[Any]:
 def live_app(backend: str, tmp_path: Path) -> Iterator[Any]:
     """An app whose live streams last long enough to read (tests/live, tests/tournament)."""
     yield from served_app(backend, tmp_path, LIVE_LIFETIME=20, LIVE_PING=0.5)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Debian Chromium for the session (tests/browser, tests/deploy): one Playwright per process,
+    other Chromiums launched by it (``tests.components.another_chromium``)."""
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

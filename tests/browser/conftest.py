@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.components import chromium, free_port
+from tests.components import free_port
 from tests.conftest import make_app
 
 #: The phone the issue names: 390×844 CSS pixels (an ordinary modern phone).
@@ -66,13 +66,6 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """One headless Debian Chromium for the session."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from tests.browser.conftest import PHONE, LiveServer, watch
 from tests.browser.polish import assert_axe
 from tests.browser.test_offline_queue import api, night_and_match
 from tests.browser.test_pay import kul_night
-from tests.components import chromium
+from tests.components import another_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -38,10 +38,10 @@ LINES = """(el) => { const range = document.createRange(); range.selectNodeConte
 
 
 @pytest.fixture(scope="module")
-def mapped_browser() -> Iterator[Any]:
+def mapped_browser(browser: Any) -> Iterator[Any]:
     """A Chromium that resolves ``referee.test`` to the loopback (and nothing else differs)."""
-    with chromium(f"--host-resolver-rules=MAP {HOST} 127.0.0.1") as browser:
-        yield browser
+    with another_chromium(browser, f"--host-resolver-rules=MAP {HOST} 127.0.0.1") as mapped:
+        yield mapped
 
 
 def leader_phone(browser: Any, base: str, edit_token: str) -> Any:

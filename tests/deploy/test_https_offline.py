@@ -23,7 +23,7 @@ from referee.models import Round
 from tests.browser.conftest import PHONE, watch
 from tests.browser.network import back_online
 from tests.browser.test_offline_queue import SEATS, offline_noise, open_controlled, queue, save_round
-from tests.components import chromium
+from tests.components import another_chromium
 from tests.conftest import ARTIFACTS
 from tests.deploy.caddy import DOMAIN, Caddy, Phone
 from tests.deploy.conftest import Deployment
@@ -33,11 +33,12 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def https_chromium(deployment: Deployment) -> Iterator[Any]:
+def https_chromium(deployment: Deployment, browser: Any) -> Iterator[Any]:
     """Debian's Chromium with ``referee.test`` on the loopback and Caddy's CA accepted."""
-    with chromium(f"--host-resolver-rules=MAP {DOMAIN} 127.0.0.1",
-                  f"--ignore-certificate-errors-spki-list={','.join(deployment.caddy.spki_hashes())}") as browser:
-        yield browser
+    spki = ",".join(deployment.caddy.spki_hashes())
+    with another_chromium(browser, f"--host-resolver-rules=MAP {DOMAIN} 127.0.0.1",
+                          f"--ignore-certificate-errors-spki-list={spki}") as mapped:
+        yield mapped
 
 
 def night_and_match(caddy: Caddy) -> tuple[dict[str, Any], dict[str, Any]]:
