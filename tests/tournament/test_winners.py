@@ -139,6 +139,15 @@ def test_a_tied_final_shares_the_first_place_and_its_prizes(server: Server) -> N
     assert sorted(places(got).values()) == [1, 1, 3, 3]
     balances = api.balances(made)
     assert balances[a] == balances[b] == Decimal("20.00") and sum(balances.values()) == 0
+    # the hall names both, in the phone's language
+    hall = Http(server.port)
+    assert hall.request("GET", f"/v/{made['view_token']}").status in (200, 302, 303)
+    for language, words in (("en", "Joint champions: "), ("sv", "Delade mästare: "), ("de", "Gemeinsame Sieger: ")):
+        page = hall.request("GET", f"/tournaments/{made['id']}/hall", headers={"Accept-Language": language})
+        assert page.status == 200
+        text = page.body.decode()
+        names = ", ".join(row["player"] for row in got["standings"][:2])
+        assert words + names in text, (language, text[text.find('id="champion"') - 100:][:300])
 
 
 def test_a_player_never_seated_is_in_no_standings_or_prizes(server: Server) -> None:
