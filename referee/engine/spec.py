@@ -34,8 +34,10 @@ of a game's rules, its spec answers:
   (Svängknack's three, SK-2), which the table display shows; 0: not so.
 - ``round_word``: what one entry of its log is called on the pages: a
   ``"round"``, a ``"deal"`` (Schloapfer) or a ``"game"`` (Schwimmen, Knaker).
-- ``rank``: a tournament table's players ranked when its match ends, from
-  the final state (and, lazily, the state after each event: Schwimmen's
+- ``rank``: a tournament table's players ranked by the game, never by money
+  alone unless the game is played for money (Kul: the winner, then marks;
+  Schwimmen: who went out when; Knaker: the standings; the others: the
+  match result), from the final state (and, lazily, the state after each event: Schwimmen's
   survival needs the game each player went out in).
 - ``brag``: what a group's season counts of the game per player (:class:`Brag`).
 - ``game_result``/``open_dots``: the finished games a log holds (Knaker's
@@ -177,6 +179,17 @@ def _survival(final: schwimmen.State, states: Callable[[], Iterable[schwimmen.St
     return draw.schwimmen_ranking(final.players, winner, {name: out.get(name) for name in final.players})
 
 
+def _kul_rank(final: kul.State, states: Callable[[], Iterable[kul.State]]) -> Ranked:
+    """Kul: the match's winner, then the others by marks (more is better), then by balance.
+
+    Why not the balances alone: a table played for no stake (a tournament's
+    default) has every balance at zero, and the seeded draw would then pick
+    who goes on, whoever took the Kul (issue 43.1).
+    """
+    return draw.places([(name, (1 if final.winner == k else 0, final.marks[k], final.balances[k]))
+                        for k, name in enumerate(final.players)])
+
+
 def _by_standings(final: knaker.State, states: Callable[[], Iterable[knaker.State]]) -> Ranked:
     """Knaker: the match's standings rank the table."""
     return draw.score_ranking(final.players, final.standings)
@@ -250,7 +263,7 @@ SVANGKNACK = GameSpec(
 KUL = GameSpec(
     name=kul.NAME, title="Kul", Options=kul.Options, State=kul.State, Round=kul.Round,
     start=kul.start, parse_round=kul.parse_round, apply=kul.apply, check=kul.check, round_json=kul.round_json,
-    close=kul.close, state_json=kul.state_json, can_carry=True, trick_hand=5, brag=Brag.POTS_WON,
+    close=kul.close, state_json=kul.state_json, can_carry=True, trick_hand=5, brag=Brag.POTS_WON, rank=_kul_rank,
     round_schema=obj({"last_trick": {"type": "string"}, "deal": _DEAL}, ("last_trick",), closed=True,
                      description="Kul: who took the last trick (a mark)."),
     state_schema=state({

@@ -54,6 +54,17 @@ def players(tourn: Tournament) -> list[str]:
                                    .where(NightPlayer.night_id == tourn.night_id).order_by(NightPlayer.position)))
 
 
+def seated(tourn: Tournament, tables: list[TournamentTable]) -> list[str]:
+    """The players seated at any of the tournament's ``tables``, in the night's order.
+
+    Nobody is in the standings, the pool or the prizes without having been
+    seated: a player added to a running knockout's night (never seated, no
+    match) was "still in" and ended first with the whole pool (issue 43.1).
+    """
+    at = {name for table in tables for name in table.match.seats}
+    return [name for name in players(tourn) if name in at]
+
+
 def tables_of(tourn: Tournament) -> list[TournamentTable]:
     """Every table of every series with its match and snapshot loaded (one query)."""
     return list(db.session.scalars(
@@ -64,8 +75,8 @@ def tables_of(tourn: Tournament) -> list[TournamentTable]:
 
 def standings(tourn: Tournament, tables: list[TournamentTable] | None = None) -> tuple[draw.Standing, ...]:
     """The standings, best first (API.md "Tournaments"); ``tables``: :func:`tables_of`, if read already."""
-    names = players(tourn)
     tables = tables_of(tourn) if tables is None else tables
+    names = seated(tourn, tables)
     results, matches = _results(tables, names)
     if tourn.format != draw.Format.KNOCKOUT:
         return draw.series_standings(results, matches)
@@ -81,9 +92,8 @@ def standings(tourn: Tournament, tables: list[TournamentTable] | None = None) ->
             table_place.update(dict(ranking))
             if series < tourn.current_series:
                 gone = [name for name, _place in ranking if name not in later]
-            elif tourn.finished:  # the final table: everyone but the champion went out in it
-                champion = draw.advancing(ranking, 1, tourn.seed, series, table.number)
-                gone = [name for name, _place in ranking if name not in champion]
+            elif tourn.finished:  # the final table: everyone but its first place went out in it; no draw
+                gone = [name for name, place in ranking if place > 1]  # picks one of a tie (they share the title)
             else:
                 gone = []
             for name in gone:
@@ -103,6 +113,6 @@ def prizes_paid(tourn: Tournament, rows: tuple[draw.Standing, ...]) -> tuple[dra
         Payment.night_id == tourn.night_id, Payment.kind == PaymentKind.PRIZE,
         Payment.carry_id == f"tournament:{tourn.id}", Payment.void.is_(False))).all())
     place = {row.player: row.place for row in rows}
-    won = [(name, nets.get(name, 0) + tourn.entry_fee) for name in players(tourn)]
+    won = [(row.player, nets.get(row.player, 0) + tourn.entry_fee) for row in rows]
     return tuple(draw.Prize(name, place.get(name, 0), amount)
                  for name, amount in sorted(won, key=lambda item: (place.get(item[0], 0), item[0])) if amount > 0)

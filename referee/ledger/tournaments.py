@@ -237,16 +237,22 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
 
 
 def _finish(tourn: Tournament) -> None:
-    """The tournament ends: each player's prize less the fee, as one ``prize`` row each (adding up to zero)."""
+    """The tournament ends: each seated player's prize less the fee, as one ``prize`` row each (adding up to zero).
+
+    Finished first, then counted: the standings of a finished knockout are
+    the ones shown from now on (the final's first place is the champion), and
+    the prizes are counted from those same rows, so the places shown and the
+    prizes agree (a tied final was shown as places 1 and 2 and paid as a
+    shared first place, issue 43.1).
+    """
+    tourn.finished = True
     rows = standings.standings(tourn)
-    players = standings.players(tourn)
-    won = {p.player: p.amount for p in draw.prizes(rows, tourn.entry_fee * len(players), tourn.prizes, tourn.seed)}
-    nets = {name: won.get(name, 0) - tourn.entry_fee for name in players}
+    won = {p.player: p.amount for p in draw.prizes(rows, tourn.entry_fee * len(rows), tourn.prizes, tourn.seed)}
+    nets = {row.player: won.get(row.player, 0) - tourn.entry_fee for row in rows}
     assert sum(nets.values()) == 0, nets  # every unit of the pool is given out (a bug otherwise)
     for name, net in nets.items():
         if net:
             db.session.add(Payment(night_id=tourn.night_id, kind=PaymentKind.PRIZE, payer=name, payee="",
                                    amount=net, carry_id=f"tournament:{tourn.id}"))
-    tourn.finished = True
     live.note(tourn.night_id, "tournament")
 

@@ -57,12 +57,15 @@ def layout(tables: list[dict[str, Any]]) -> dict[str, int]:
     return {"cols": cols, "rows": rows, "size": max(10, min(40, by_height, by_width)), "many": int(many)}
 
 
-def champion(view: dict[str, Any]) -> str | None:
-    """The finished knockout's champion (the one never out, place 1), named on the hall and every player's view."""
+def champions(view: dict[str, Any]) -> list[str]:
+    """The finished knockout's champions (never out, place 1), named on the hall and every player's view.
+
+    Usually one; a final whose ranking ties at the top makes joint champions, who share the first place and its
+    prizes (docs/rules.md, "Tournaments"), and the hall names them all.
+    """
     if not view["finished"] or view["format"] != "knockout":
-        return None
-    return next((s["player"] for s in view["standings"] if s["place"] == 1 and s.get("out_in_series") is None),
-                None)
+        return []
+    return [s["player"] for s in view["standings"] if s["place"] == 1 and s.get("out_in_series") is None]
 
 
 @bp.get("/tournaments/<int:tournament_id>/hall")
@@ -71,7 +74,7 @@ def hall(tournament_id: int) -> Any:
     view = tournament_view.view(found, organiser=False, minor=True)
     link = players_link(found.night, found.id)
     return render_template("pages/tournament_hall.html", t=view, night=found.night, grid=layout(view["tables"]),
-                           standings=view["standings"][:HALL_STANDINGS], players_url=link, champion=champion(view),
+                           standings=view["standings"][:HALL_STANDINGS], players_url=link, champions=champions(view),
                            players_qr=qr_svg(link, scale=4))
 
 
@@ -109,7 +112,7 @@ def me(tournament_id: int) -> Any:
     standing = next((s for s in view["standings"] if s["player"] == name), None)
     prize = next((p for p in view["prizes"] if p["player"] == name), None)
     return render_template("pages/tournament_me.html", t=view, night=found.night, names=names, name=name,
-                           seat=seat, standing=standing, prize=prize, form=form, champion=champion(view),
+                           seat=seat, standing=standing, prize=prize, form=form, champions=champions(view),
                            # what one pays or receives is shown once the tournament is over (the settlement)
                            **(money_of(found.night, name) if view["finished"] else {}))
 
