@@ -32,6 +32,10 @@ tap): bytes on the wire of fetching it, the time from the tap to the
 first answer (fetched, started, asked), and warm: the page again, the engine
 started from the phone's cache, to its first answer.
 
+Then the offline engine's start (issue 49, ``bench/engine_start.py``): its first answer cold, warm from a normal
+start and warm from the snapshot, at 1x and 4x CPU, split into phases, and the first offline round on a leader's
+page whose engine started in idle time.
+
 Goals (issue 29): a match page usable in < 3 s on slow 3G cold and < 1 s
 warm; a match page's first visit <= 150 KB on the wire (with the shell); the
 offline engine <= 5 MB on the wire. PASS/MISS. A benchmark, not a test:
@@ -55,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import engine_start  # noqa: E402
 from serve import HOST, Server  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
@@ -247,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
                                             f"{wire / 1e6:.2f} MB on the wire (goal <= {GOAL_ENGINE_MB:g} MB)")
                 finally:
                     browser.close()
+                print("\nthe offline engine's start (bench/engine_start.py, issue 49): network not throttled")
+                verdicts += engine_start.report(lambda rate: pw.chromium.launch(
+                    executable_path=path, args=CHROMIUM_ARGS, headless=True), base)
             print()
             for line in verdicts:
                 print(line)

@@ -209,7 +209,13 @@
 
   window.addEventListener("offline", start);
   if (!navigator.onLine || document.documentElement.hasAttribute("data-offline-copy")) start();
-  if (document.readyState === "complete") setTimeout(offerFiles, 1000);
-  else window.addEventListener("load", function () { setTimeout(offerFiles, 1000); });
+  // Issue 49.2: a phone that holds the engine starts it in idle time (not when it says it saves data: see
+  // RefereeEngine.warm), online or not, so that the first round with no network is checked at once.
+  function warmIfKept() {
+    kept().then(function (ok) { if (ok) engine.warm(); });
+  }
+  function afterLoad() { setTimeout(offerFiles, 1000); warmIfKept(); }
+  if (document.readyState === "complete") afterLoad();
+  else window.addEventListener("load", afterLoad);
   window.RefereeOfflineCheck = { check: check, start: start, show: show, match: match, keepFiles: keepFiles };
 })();

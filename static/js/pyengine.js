@@ -31,7 +31,13 @@
       worker.onmessage = function (ev) {
         var msg = ev.data;
         if (msg.progress) {
-          if (msg.progress === "ready") { RefereeEngine.loadMs = msg.loadMs; say("ready"); }
+          if (msg.progress === "ready") {
+            RefereeEngine.loadMs = msg.loadMs;
+            RefereeEngine.started = { from: msg.from, phases: msg.phases };  // issue 49: snapshot or normal
+            say("ready");
+          } else if (msg.progress === "snapshot-kept" || msg.progress === "snapshot-failed") {
+            RefereeEngine.snapshot = msg.progress;
+          }
           return;
         }
         var w = waiting[msg.id];
@@ -51,6 +57,10 @@
 
   var RefereeEngine = {
     loadMs: null,
+    /** How the engine started ({from: "snapshot" | "normal", phases: {name: ms}}), and whether this start's
+     *  snapshot was kept for the next page ("snapshot-kept" | "snapshot-failed"): for tests and bench/phone.py. */
+    started: null,
+    snapshot: null,
     /** Every file the engine needs (versioned URLs), and their bytes on the wire: what a phone keeps offline. */
     files: (data.files || "").split(" ").filter(Boolean),
     bytes: parseInt(data.bytes || "0", 10),
@@ -59,8 +69,10 @@
       if (!ready) ready = post(null, null, "en").catch(function (err) { ready = null; throw err; });
       return ready;
     },
-    /** Start it in idle time, so that it is ready (and its files cached) before the network goes. */
+    /** Start it in idle time, so that it is ready (and its files cached) before the network goes; not on a phone
+     *  that says it saves data (issue 49.2: a start costs a second of CPU and ~60 MB while the page lives). */
     warm: function () {
+      if (navigator.connection && navigator.connection.saveData) return;
       var go = function () { RefereeEngine.load().catch(function () {}); };
       if (window.requestIdleCallback) window.requestIdleCallback(go, { timeout: 3000 });
       else setTimeout(go, 500);

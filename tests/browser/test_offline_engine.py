@@ -227,6 +227,7 @@ def test_a_guest_phone_fetches_no_engine_file(live_server: LiveServer, browser: 
         guest.wait_for_timeout(2000)
         assert guest.locator("#engine-offer").count() == 0
         assert seen == [], seen
+        assert guest.evaluate("() => caches.has('referee-engine-snapshot')") is False  # issue 49: nor started
         assert not watched.problems
     finally:
         guest.context.close()
