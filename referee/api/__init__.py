@@ -464,4 +464,4 @@ def close_match(match_id: int) -> Any:
     return respond(idem, render, state)
 
 
-from referee.api import docs, groups, live, openapi, referee_routes, tournaments  # noqa: E402,F401  (routes register on bp)
+from referee.api import docs, explained, groups, live, openapi, referee_routes, tournaments  # noqa: E402,F401  (routes register on bp)

@@ -46,6 +46,8 @@ class NightSettlement:
     payments: list[Payment] = field(default_factory=list)
     carries_out: list[Payment] = field(default_factory=list)
     open_matches: int = 0
+    #: A finished tournament's entry fee and prize, net, per player (already in ``result``; shown apart).
+    prizes: dict[str, int] = field(default_factory=dict)
 
     @property
     def settled(self) -> bool:
@@ -100,6 +102,7 @@ def settlement(night: Night) -> NightSettlement:
     if pots:
         result[POT_PARTY] = pots
     opening, carried_out, paid = _zero(parties), _zero(parties), _zero(parties)
+    prizes: dict[str, int] = {}
     for row in rows:
         if row.void:
             continue
@@ -112,12 +115,13 @@ def settlement(night: Night) -> NightSettlement:
             carried_out[row.payer] += row.amount
         elif row.kind == PaymentKind.PRIZE:  # a tournament's fee and prize: part of the night's result
             result[row.payer] = result.get(row.payer, 0) + row.amount
+            prizes[row.payer] = prizes.get(row.payer, 0) + row.amount
     open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
     return NightSettlement(
         night=night, parties=parties, per_match=per_match, result={p: result.get(p, 0) for p in parties},
         opening=opening, carried_out=carried_out, paid=paid, open=open_, plan=settle(open_),
         payments=[r for r in rows if r.kind in (PaymentKind.PAYMENT, PaymentKind.OPENING)],
-        carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=open_matches)
+        carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=open_matches, prizes=prizes)
 
 
 @dataclass(frozen=True)

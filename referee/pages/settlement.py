@@ -19,7 +19,7 @@ from referee.messages import explain
 from referee.models import Night
 from referee.pages import _field_error, _night, bp, money_filter, offline, qr_svg
 from referee.pages.forms import PaymentDetailsForm, RoundForm, VoidForm
-from referee.web import pay
+from referee.web import balance_lines, pay
 
 
 @bp.get("/nights/<int:night_id>/settlement")
@@ -52,6 +52,7 @@ def _page(nt: Night, plan_kind: str | None) -> Any:
     return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
                            pot_party=ledger.POT_PARTY, form=form, void_form=VoidForm(),
                            later=payments.later_nights(nt), details=details, money=ledger.night_money(nt),
+                           explained=balance_lines.all_rows(nt),
                            page_url=url_for("pages.settlement", night_id=nt.id, plan=plan_kind))
 
 

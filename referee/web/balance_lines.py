@@ -1,0 +1,82 @@
+"""A player's explained balance as the house shows it: JSON for the API, rows for the pages and the sheet.
+
+The lines are the ledger's (:mod:`referee.ledger.explain`); here they get
+words in the request's language (the catalog's gettext) and amounts through
+the app's one money filter, the same for the API, the settlement page, the
+player's own view and the settlement sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app
+from flask_babel import gettext
+
+from referee.engine import why as engine_why
+from referee.engine.spec import title
+from referee.ledger import explain as ledger_explain
+from referee.ledger.inputs import night_money
+from referee.models import Night
+
+
+def _fmt(night: Night) -> Callable[[int], str]:
+    money_filter = current_app.jinja_env.filters["money"]
+    return lambda minor: str(money_filter(minor, night.currency))
+
+
+def _translate(text: str) -> str:
+    return str(gettext(text))
+
+
+def sentence(line: ledger_explain.Line, fmt: Callable[[int], str]) -> str:
+    """A line's why, in the request's language."""
+    return engine_why.joined(line.why, _translate, fmt)
+
+
+def explained_json(night: Night, exp: ledger_explain.Explanation) -> dict[str, Any]:
+    """``GET /api/nights/<id>/players/<name>/explain`` (API.md, Nights)."""
+    money, fmt = night_money(night), _fmt(night)
+    lines = []
+    for line in exp.lines:
+        out: dict[str, Any] = {"kind": line.kind}
+        if line.match is not None:
+            out |= {"match": line.match, "game": line.game}
+        if line.round is not None:
+            out["round"] = line.round
+        out["amount"] = money.format(line.amount)
+        if line.rule:
+            out["rule"] = line.rule
+        out["why"] = sentence(line, fmt)
+        lines.append(out)
+    return {"player": exp.player, "balance": money.format(exp.balance), "result": money.format(exp.result),
+            "lines": lines}
+
+
+def rows(night: Night, exp: ledger_explain.Explanation) -> list[dict[str, Any]]:
+    """The lines grouped by match for a page or the sheet: each group's heading and its lines as text."""
+    fmt = _fmt(night)
+    groups = []
+    for match_id, lines in exp.by_match():
+        game = lines[0].game
+        head = f"{title(game)} #{match_id}" if match_id is not None and game else ""
+        groups.append({"match": match_id, "head": head, "lines": [
+            {"kind": line.kind, "round": line.round, "amount": line.amount, "rule": line.rule,
+             "why": sentence(line, fmt)} for line in lines]})
+    return groups
+
+
+def _shown(night: Night, exp: ledger_explain.Explanation) -> dict[str, Any]:
+    return {"balance": exp.balance, "result": exp.result, "groups": rows(night, exp)}
+
+
+def all_rows(night: Night) -> dict[str, dict[str, Any]]:
+    """Every player's balance, result and grouped lines (the settlement page and sheet)."""
+    return {name: _shown(night, exp) for name, exp in ledger_explain.explain_all(night).items()}
+
+
+def one(night: Night, name: str) -> dict[str, Any] | None:
+    """One player's balance, result and grouped lines (the player's own view); None for no such player."""
+    exp = ledger_explain.explain(night, name)
+    return None if exp is None else _shown(night, exp)
