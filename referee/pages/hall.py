@@ -24,7 +24,7 @@ from flask_babel import gettext as _
 
 from referee import ledger
 from referee.ledger import payments, tournament_view
-from referee.pages import qr_svg
+from referee.pages.filters import qr_svg
 from referee.pages.forms import RoundForm
 from referee.pages.tournaments import tournament
 from referee.reports.tournament import players_link

@@ -17,7 +17,8 @@ from referee.engine import BadInput, RuleViolation
 from referee.ledger import paying, payments
 from referee.messages import explain
 from referee.models import Night
-from referee.pages import _field_error, _night, bp, money_filter, offline, qr_svg
+from referee.pages import _field_error, _night, bp, offline
+from referee.pages.filters import money_filter, qr_svg
 from referee.pages.forms import PaymentDetailsForm, RoundForm, VoidForm
 from referee.web import balance_lines, pay
 

@@ -17,7 +17,8 @@ from markupsafe import Markup
 from referee import ledger, round_forms
 from referee.engine.spec import spec
 from referee.models import Match
-from referee.pages import bp, guest_pages, qr_svg
+from referee.pages import bp, guest_pages
+from referee.pages.filters import qr_svg
 from referee.pages.phone_rights import can_view
 
 

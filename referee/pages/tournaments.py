@@ -23,7 +23,8 @@ from referee.ledger import tournament_view, tournaments
 from referee.ledger.tournament_view import table_tokens
 from referee.messages import explain
 from referee.models import Tournament
-from referee.pages import _field_error, qr_svg
+from referee.pages import _field_error
+from referee.pages.filters import qr_svg
 from referee.pages.forms import RoundForm
 from referee.pages.phone_rights import grant, require
 from referee.pages.tournament_forms import TournamentForm

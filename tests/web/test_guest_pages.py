@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from referee import pages
 from referee.pages import guest_pages
+from referee.pages import matches as pages
 from tests.web.helpers import Api
 
 LIVE = {"X-Live": "1"}

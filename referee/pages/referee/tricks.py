@@ -31,8 +31,9 @@ from referee.engine.spec import SPECS, spec
 from referee.ledger import idempotency
 from referee.messages import explain
 from referee.models import Match
-from referee.pages import _match, _round_form, bp, expected_seq, round_saved_again, saved_round
+from referee.pages import _match, bp
 from referee.pages.forms import RoundForm
+from referee.pages.matches import _round_form, expected_seq, round_saved_again, saved_round
 from referee.pages.phone_rights import can_edit
 from referee.pages.referee import SUIT_BUTTONS, opened_match
 from referee.web import idempotent
