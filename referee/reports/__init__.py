@@ -237,14 +237,17 @@ def protocol_html(match: Match) -> str:
 @bp.get("/nights/<int:night_id>/settlement.pdf")
 def settlement_sheet(night_id: int) -> Response:
     night = readable_night(night_id)
-    lines = request.args.get("explain") in ("1", "on", "yes")  # the appendix: each player's lines (issue 46)
+    # The appendix of the players' lines (issue 46): ?explain=1 for everybody, ?explain=<name> for one player.
+    asked = request.args.get("explain", "")
+    lines = "" if asked in ("", "0") else "*" if asked in ("1", "on", "yes") else asked
     return pdf_response(kept_pdf(night, ("settlement", lines), lambda: settlement_html(night, explain=lines)),
                         f"settlement-{night.id}.pdf")
 
 
-def settlement_html(night: Night, *, explain: bool = False) -> str:
+def settlement_html(night: Night, *, explain: str = "") -> str:
     """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes; with
-    ``explain``, an appendix of each player's lines (:mod:`referee.web.balance_lines`)."""
+    ``explain`` (a player's name, or ``*`` for all), an appendix of the lines of each balance
+    (:mod:`referee.web.balance_lines`)."""
     s = payments.settlement(night)
     details = paying.player_details(night)
     rows = []
@@ -273,7 +276,17 @@ def settlement_html(night: Night, *, explain: bool = False) -> str:
                            results=sheet.results_grid(s, money, party, plain),
                            transfers=sheet.transfers_grid(rows, money, party),
                            record_qr=qr_img(record, _("Online record")), record_url=record,
-                           pot_party=ledger.POT_PARTY, explained=balance_lines.all_rows(night) if explain else None)
+                           pot_party=ledger.POT_PARTY, explained=_appendix(night, explain))
+
+
+def _appendix(night: Night, asked: str) -> dict[str, Any] | None:
+    """The players' lines the sheet's appendix prints: everybody's (``*``), one player's, or none."""
+    if not asked:
+        return None
+    found = balance_lines.sheet_rows(night, asked)
+    if found is None:
+        abort(404)
+    return found
 
 
 @bp.get("/nights/<int:night_id>/export.csv")

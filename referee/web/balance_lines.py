@@ -67,6 +67,35 @@ def rows(night: Night, exp: ledger_explain.Explanation) -> list[dict[str, Any]]:
     return groups
 
 
+def compact(night: Night, exp: ledger_explain.Explanation) -> dict[str, Any]:
+    """The sheet's form of the lines: one short line per move ("65: 7,00 kr 2+3") that names its reasons by
+    number, and the numbered reasons once, amounts left out ("2 took 2 of 3 tricks: … (SK-8)").
+
+    Why: the sentences in full made a 300-round night four pages per player; the issue asks for two.
+    """
+    legend: dict[str, int] = {}  # the reason without its amounts -> its number
+    groups = []
+    for match_id, lines in exp.by_match():
+        game = lines[0].game
+        out = []
+        for line in lines:
+            refs = []
+            for part in line.why:
+                key = part.text(_translate, lambda _minor: "…")
+                refs.append(str(legend.setdefault(key, len(legend) + 1)))
+            out.append({"round": line.round, "amount": line.amount, "refs": "+".join(refs)})
+        groups.append({"head": f"{title(game)} #{match_id}" if match_id is not None and game else "", "lines": out})
+    return {"balance": exp.balance, "groups": groups, "legend": [(n, key) for key, n in legend.items()]}
+
+
+def sheet_rows(night: Night, asked: str) -> dict[str, dict[str, Any]] | None:
+    """The sheet's appendix: everybody's lines (``*``), one player's, or None (no such player: None too)."""
+    found = ledger_explain.explain_all(night)
+    if asked == "*":
+        return {name: compact(night, exp) for name, exp in found.items()}
+    return {asked: compact(night, found[asked])} if asked in found else None
+
+
 def _shown(night: Night, exp: ledger_explain.Explanation) -> dict[str, Any]:
     return {"balance": exp.balance, "result": exp.result, "groups": rows(night, exp)}
 
