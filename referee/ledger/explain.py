@@ -30,7 +30,11 @@ from referee.engine import why as engine_why
 from referee.engine.vocab import EventKind, PaymentKind
 from referee.ledger import by_version, fold, standings
 from referee.ledger.inputs import POT_PARTY
+from referee.lru import LRU, MiB
 from referee.models import Match, Night, Payment, Tournament, db
+
+#: Each match's lines by the version of its snapshot (:func:`_match_lines`).
+_KEPT: LRU[tuple[Any, ...], tuple[tuple[str, tuple[tuple[Any, ...], Line]], ...]] = LRU(1024, budget=4 * MiB)
 
 #: The kinds of line, and those that make up the player's result (the rest settle it).
 KINDS = ("stake", "round", "close", "fee", "prize", "payment", "carry")
@@ -109,6 +113,20 @@ def _add(timed: dict[str, list[tuple[tuple[Any, ...], Line]]], name: str, key: t
 
 
 def _match_lines(match: Match, timed: dict[str, list[tuple[tuple[Any, ...], Line]]]) -> None:
+    """A match's lines, kept per version of its snapshot: a night's next version folds again only the
+    matches that changed (a club evening's settlement page after each round at one of its tables)."""
+    key = (*fold.identity(match), match.created_at, match.snapshot.version, match.snapshot.next_seq)
+    found = _KEPT.get(key)
+    if found is None:
+        mine: dict[str, list[tuple[tuple[Any, ...], Line]]] = {}
+        _fold_lines(match, mine)
+        found = tuple((name, item) for name, items in mine.items() for item in items)
+        _KEPT.put(key, found)
+    for name, item in found:
+        timed.setdefault(name, []).append(item)
+
+
+def _fold_lines(match: Match, timed: dict[str, list[tuple[tuple[Any, ...], Line]]]) -> None:
     """A match's opening stakes and every event that moved a player's money, by the fold's steps."""
     steps = fold.steps(match)
     first = steps[0][1] if steps else fold.initial_state(match)

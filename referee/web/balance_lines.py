@@ -100,6 +100,20 @@ def _shown(night: Night, exp: ledger_explain.Explanation) -> dict[str, Any]:
     return {"balance": exp.balance, "result": exp.result, "groups": rows(night, exp)}
 
 
+def page_rows(night: Night, asked: str | None, limit: int) -> dict[str, dict[str, Any]]:
+    """Every player's balance and result, and their lines while the night has at most ``limit`` of them in
+    all; past that only ``asked``'s (the others' ``groups`` None: the page links to them one at a time).
+
+    Why: the largest night (1,000 matches, 20,000 events, 480 players) has tens of thousands of lines; all
+    of them in one page would be megabytes for a phone that wants one player's.
+    """
+    found = ledger_explain.explain_all(night)
+    many = sum(len(exp.lines) for exp in found.values()) > limit
+    return {name: {"balance": exp.balance, "result": exp.result,
+                   "groups": rows(night, exp) if not many or name == asked else None}
+            for name, exp in found.items()}
+
+
 def all_rows(night: Night) -> dict[str, dict[str, Any]]:
     """Every player's balance, result and grouped lines (the settlement page and sheet)."""
     return {name: _shown(night, exp) for name, exp in ledger_explain.explain_all(night).items()}

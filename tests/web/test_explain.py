@@ -201,3 +201,25 @@ def test_a_svangknack_night_worked_out_by_hand(client: Any) -> None:
     assert view.status_code == 200
     doc = client.get("/api/openapi.json").get_json()
     assert "/api/nights/{night_id}/players/{name}/explain" in doc["paths"]
+
+
+def test_a_large_nights_settlement_page_shows_one_players_lines_at_a_time(client: Any, monkeypatch: Any) -> None:
+    """Past PAGE_LINES lines in all, each "why?" is a link to the page with that player's lines open."""
+    from referee.pages import settlement as page
+
+    night = client.post("/api/nights", json={"name": "Stor", "currency": "SEK",
+                                              "players": ["Anna", "Bo", "Cia"]}).get_json()
+    auth = bearer(night["edit_token"])
+    match = client.post(f"/api/nights/{night['id']}/matches", headers=auth, json={
+        "game": "kul", "players": ["Anna", "Bo", "Cia"], "dealer": "Anna", "stake": "2.00"}).get_json()["id"]
+    for _ in range(3):
+        assert client.post(f"/api/matches/{match}/rounds", headers=auth, json={"last_trick": "Bo"}).status_code == 201
+    client.get(f"/e/{night['edit_token']}")
+    monkeypatch.setattr(page, "PAGE_LINES", 3)  # stakes and the win: 4 lines in all
+    html = client.get(f"/nights/{night['id']}/settlement").get_data(as_text=True)
+    assert '<details class="explain"' not in html and html.count('class="explain-link"') == 3
+    html = client.get(f"/nights/{night['id']}/settlement?why=Bo").get_data(as_text=True)
+    assert html.count('<details class="explain"') == 1 and '<details class="explain" data-player="Bo" open>' in html
+    monkeypatch.setattr(page, "PAGE_LINES", 4)
+    html = client.get(f"/nights/{night['id']}/settlement").get_data(as_text=True)
+    assert html.count('<details class="explain"') == 3
