@@ -23,7 +23,7 @@ from referee.pages.forms import PaymentDetailsForm, RoundForm, VoidForm
 from referee.web import balance_lines, pay
 
 #: The most lines of the players' "why?" the settlement page carries at once; past that, one player's at a time.
-PAGE_LINES = 2000
+PAGE_LINES = 500
 
 
 @bp.get("/nights/<int:night_id>/settlement")
