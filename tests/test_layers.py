@@ -291,6 +291,24 @@ def outside_imports(path: Path) -> list[tuple[str, int]]:
     return found
 
 
+def web_imports_of_the_ledger(mods: dict[str, Path]) -> tuple[set[str], list[str]]:
+    """What the ledger reaches (its modules and every module of ``referee`` they import, inside functions too),
+    and each import of :data:`WEB_PACKAGES` among them but for :data:`BELOW_THE_HOUSE_MAY`."""
+    graph: dict[str, set[str]] = {}
+    for e in edges(mods):
+        graph.setdefault(e.source, set()).add(e.target)
+    ledger = sorted(m for m in mods if m == "referee.ledger" or m.startswith("referee.ledger."))
+    reached, todo = set(ledger), list(ledger)
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in reached:
+                reached.add(nxt)
+                todo.append(nxt)
+    wrong = [f"{m}:{line} imports {name}" for m in sorted(reached) for name, line in outside_imports(mods[m])
+             if name in WEB_PACKAGES and name not in BELOW_THE_HOUSE_MAY.get(m, set())]
+    return reached, wrong
+
+
 def test_the_ledger_speaks_no_http() -> None:
     """No module of ``referee/ledger`` imports Flask, Flask-Babel, Werkzeug or segno, nor does any module of
     ``referee`` it imports (inside functions too), but for :data:`BELOW_THE_HOUSE_MAY`.
@@ -299,21 +317,28 @@ def test_the_ledger_speaks_no_http() -> None:
     phone's grants as a mapping, settings per engine) so that a script or a command drives it with no request;
     an import of Flask in it is the first step back to reading ``request``, ``session`` or ``current_app``.
     """
-    graph: dict[str, set[str]] = {}
-    for e in EDGES:
-        graph.setdefault(e.source, set()).add(e.target)
-    ledger = sorted(m for m in MODS if m == "referee.ledger" or m.startswith("referee.ledger."))
-    reached, todo = set(ledger), list(ledger)
-    while todo:
-        for nxt in graph.get(todo.pop(), ()):
-            if nxt not in reached:
-                reached.add(nxt)
-                todo.append(nxt)
+    reached, wrong = web_imports_of_the_ledger(MODS)
     assert {"referee.models", "referee.ledger.rights", "referee.ledger.idempotency"} <= reached
     assert not any(layer(m) == "house" for m in reached), sorted(m for m in reached if layer(m) == "house")
-    wrong = [f"{m}:{line} imports {name}" for m in sorted(reached) for name, line in outside_imports(MODS[m])
-             if name in WEB_PACKAGES and name not in BELOW_THE_HOUSE_MAY.get(m, set())]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_http_check_catches_a_ledger_that_reaches_flask(tmp_path: Path) -> None:
+    """The check itself, on a made-up package: a ledger module that imports a helper of ``referee`` which
+    imports Flask inside a function is caught; the models' Flask-SQLAlchemy is allowed, a second import not."""
+    files = {
+        "referee.ledger": "",
+        "referee.ledger.fake": "from referee import helper\nfrom referee.models import db\n",
+        "referee.helper": "def f():\n    from flask import request\n",
+        "referee.models": "from flask_sqlalchemy import SQLAlchemy\nimport werkzeug\n",
+    }
+    fake = {}
+    for name, text in files.items():
+        (tmp_path / f"{name}.py").write_text(text)
+        fake[name] = tmp_path / f"{name}.py"
+    reached, wrong = web_imports_of_the_ledger(fake)
+    assert reached == set(files), reached
+    assert wrong == ["referee.helper:2 imports flask", "referee.models:2 imports werkzeug"], wrong
 
 
 def test_the_http_check_catches_an_import(tmp_path: Path) -> None:

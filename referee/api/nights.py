@@ -84,14 +84,13 @@ def add_player(night_id: int) -> Any:
     return respond(idem, render, ledger.get_night(night_id))
 
 
-def settlement_json(night: Night, plan_kind: str = "fewest") -> dict[str, Any]:
-    """The settlement as the API shows it: what is open and the plan to settle it.
+def settlement_json(s: payments.NightSettlement, plan_kind: str = "fewest") -> dict[str, Any]:
+    """The settlement ``s`` as the API shows it: what is open and the plan to settle it.
 
     Players' maps hold players only; what lies in pots is in ``pots`` (the
     result) and ``pot_account`` (see :mod:`referee.pots`).
     """
-    money = ledger.night_money(night)
-    s = payments.settlement(night)
+    money = ledger.night_money(s.night)
     plan = payments.leader_plan(s) if plan_kind == "leader" else s.plan
 
     def amounts(values: dict[str, int], *, nonzero: bool = False) -> dict[str, str]:
@@ -130,22 +129,27 @@ def settlement(night_id: int) -> Any:
     kind = request.args.get("plan", "fewest")
     if kind not in ("fewest", "leader"):
         raise BadInput("plan", "plan must be fewest or leader.")
-    return jsonify(settlement_json(night, kind))
+    return jsonify(settlement_json(payments.settlement(night), kind))
 
 
 @bp.post("/nights/<int:night_id>/payments")
 def add_payment(night_id: int) -> Any:
-    """A transfer paid, fully or partly (an event: voidable, never edited)."""
+    """A transfer paid, fully or partly (an event: voidable, never edited).
+
+    The answer's settlement is the one the ledger checked the payment against, with the payment in it
+    (:class:`payments.Paid`): the night is settled once per payment (issue 48.3).
+    """
     night = authorized_night(night_id, write=True)
 
-    def render(row: Any) -> tuple[int, dict[str, Any]]:
-        return 201, {"payment": payment_json(row, ledger.night_money(night)), "settlement": settlement_json(night)}
+    def render(paid: payments.Paid) -> tuple[int, dict[str, Any]]:
+        return 201, {"payment": payment_json(paid.row, ledger.night_money(night)),
+                     "settlement": settlement_json(paid.settlement)}
 
     idem = idempotent.from_request(render)
     data = body({"from", "to", "from_pot", "to_pot", "amount"}, {"amount"})
     payer, payee = pots.parties_in(data, night.player_names)
-    row = payments.record_payment(night, payer, payee, data["amount"], idem=idem)
-    return respond(idem, render, row)
+    paid = payments.record_payment(night, payer, payee, data["amount"], idem=idem)
+    return respond(idem, render, paid)
 
 
 @bp.post("/nights/<int:night_id>/payments/<int:payment_id>/void")
@@ -173,7 +177,7 @@ def carry(night_id: int) -> Any:
 
 def _settled(night: Night) -> tuple[int, dict[str, Any]]:
     """The answer of a payment's void and of a carry: the night's settlement."""
-    return 200, {"settlement": settlement_json(night)}
+    return 200, {"settlement": settlement_json(payments.settlement(night))}
 
 
 @bp.post("/nights/<int:night_id>/players/<name>/details")

@@ -15,6 +15,7 @@ import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -42,12 +43,19 @@ class NightSettlement:
     carried_out: dict[str, int]             # carried away to a later night
     paid: dict[str, int]                    # effect of payments: payer +, payee -
     open: dict[str, int]                    # what each party still receives (+) or pays (-)
-    plan: Plan
     payments: list[Payment] = field(default_factory=list)
     carries_out: list[Payment] = field(default_factory=list)
     open_matches: int = 0
+    played: Played | None = field(default=None, repr=False)  # the matches' part, as folded (:func:`with_payment`)
+    rows: list[Payment] = field(default_factory=list, repr=False)  # every payment row read, in order
     #: A finished tournament's entry fee and prize, net, per player (already in ``result``; shown apart).
     prizes: dict[str, int] = field(default_factory=dict)
+
+    @cached_property
+    def plan(self) -> Plan:
+        """The fewest transfers that settle what is open, worked out when asked: a payment's check reads
+        only what is open (:func:`check_payment`), its reply the plan after it (:func:`with_payment`)."""
+        return settle(self.open)
 
     @property
     def settled(self) -> bool:
@@ -74,11 +82,20 @@ def _zero(parties: list[str]) -> dict[str, int]:
     return dict.fromkeys(parties, 0)
 
 
-def settlement(night: Night) -> NightSettlement:
-    """The night's settlement as it stands now."""
-    players = night.player_names
+@dataclass(frozen=True)
+class Played:
+    """The matches' part of a night's settlement: what each match gave each player, and the pots on the table."""
+
+    per_match: list[tuple[Match, dict[str, int]]]
+    result: dict[str, int]
+    pots: int
+    open_matches: int
+
+
+def fold_matches(night: Night) -> Played:
+    """Each match's balances from its state (the costly part of a settlement: a state per match)."""
     per_match: list[tuple[Match, dict[str, int]]] = []
-    result = _zero(players)
+    result = _zero(night.player_names)
     pots = 0
     open_matches = 0
     for match in night.matches:
@@ -89,7 +106,27 @@ def settlement(night: Night) -> NightSettlement:
             result[name] = result.get(name, 0) + amount
         pots += state.pot - getattr(state, "carried_in", 0)
         open_matches += 0 if state.finished else 1
+    return Played(per_match, result, pots, open_matches)
+
+
+def settlement(night: Night) -> NightSettlement:
+    """The night's settlement as it stands now: its matches' states and its payment rows, read once."""
     rows = list(db.session.scalars(select(Payment).where(Payment.night_id == night.id).order_by(Payment.id)))
+    return _settled(night, fold_matches(night), rows)
+
+
+def with_payment(s: NightSettlement, row: Payment) -> NightSettlement:
+    """``s`` with ``row``, a payment just added: what :func:`settlement` would read after it, worked out from
+    the matches ``s`` folded and the rows ``s`` read (issue 48.3: a payment's reply is not a second settlement
+    under the night's lock)."""
+    assert s.played is not None, "a settlement made by settlement()"
+    return _settled(s.night, s.played, [*s.rows, row])
+
+
+def _settled(night: Night, done: Played, rows: list[Payment]) -> NightSettlement:
+    """The settlement of the matches' part ``done`` and the payment rows ``rows`` (in the order of their ids)."""
+    players = night.player_names
+    result = dict(done.result)
     parties = list(players)
     names = set(players)
     for row in rows:
@@ -97,10 +134,10 @@ def settlement(night: Night) -> NightSettlement:
             if name and name not in names:
                 names.add(name)
                 parties.append(name)
-    if pots and POT_PARTY not in names:
+    if done.pots and POT_PARTY not in names:
         parties.append(POT_PARTY)
-    if pots:
-        result[POT_PARTY] = pots
+    if done.pots:
+        result[POT_PARTY] = done.pots
     opening, carried_out, paid = _zero(parties), _zero(parties), _zero(parties)
     prizes: dict[str, int] = {}
     for row in rows:
@@ -118,10 +155,11 @@ def settlement(night: Night) -> NightSettlement:
             prizes[row.payer] = prizes.get(row.payer, 0) + row.amount
     open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
     return NightSettlement(
-        night=night, parties=parties, per_match=per_match, result={p: result.get(p, 0) for p in parties},
-        opening=opening, carried_out=carried_out, paid=paid, open=open_, plan=settle(open_),
+        night=night, parties=parties, per_match=done.per_match, result={p: result.get(p, 0) for p in parties},
+        opening=opening, carried_out=carried_out, paid=paid, open=open_,
         payments=[r for r in rows if r.kind in (PaymentKind.PAYMENT, PaymentKind.OPENING)],
-        carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=open_matches, prizes=prizes)
+        carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=done.open_matches,
+        played=done, rows=rows, prizes=prizes)
 
 
 @dataclass(frozen=True)
@@ -187,8 +225,16 @@ def leader_plan(s: NightSettlement) -> Plan:
 
 # --- payments ----------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Paid:
+    """A payment recorded: its row and the night's settlement with it (what the API answers)."""
+
+    row: Payment
+    settlement: NightSettlement
+
+
 def record_payment(night: Night, payer: object, payee: object, amount: object, *,
-                   idem: Idem | None = None) -> Payment:
+                   idem: Idem | None = None) -> Paid:
     """Payer paid payee; fully or partly. Refused when it pays more than is open.
 
     What is open is read inside the write, under the night's lock
@@ -196,18 +242,24 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
     after the other, the second against what the first left open. A double
     tap (the same ``idem`` again, also one sent twice at once) pays nothing
     more: it raises :class:`referee.ledger.idempotency.Replayed` with the first answer.
+
+    The night is settled once: the settlement the payment is checked
+    against, with the new row added (:func:`with_payment`), is the one
+    returned (and rendered into the kept reply).
     """
     money = night_money(night)
     minor = money.parse(amount, "amount")
     with writing(idem=idem):
         tx.lock_nights(night.id)
-        payer, payee = check_payment(settlement(night), payer, payee, minor, money)
+        current = settlement(night)
+        payer, payee = check_payment(current, payer, payee, minor, money)
         row = _add(night.id, PaymentKind.PAYMENT, payer, minor, payee=payee,
                    idem_key=idem.key if idem else None)  # which request made it (the reply is in idempotency)
         db.session.flush()
         live.note(night.id, "payment")
-        tx.store_reply(idem, row)
-    return row
+        paid = Paid(row, with_payment(current, row))
+        tx.store_reply(idem, paid)
+    return paid
 
 
 def _add(night_id: int, kind: PaymentKind, payer: str, amount: int, *, payee: str = "",

@@ -31,6 +31,7 @@ from referee.ledger.inputs import clean_name, currency_money, night_money
 from referee.ledger.matches import check_night_room
 from referee.ledger.tx import Conflict, NotFound, store_reply, writing
 from referee.models import MAX_ID, Match, Night, Round, Snapshot, db, now
+from referee.offline import round_parse
 
 
 def match_events_limit() -> int:
@@ -138,7 +139,8 @@ def _conflict(match: Match) -> Conflict:
 
 
 def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
-              expected_seq: int | None = None, deal: object = None) -> tuple[Round, MatchState]:
+              expected_seq: int | None = None, deal: object = None,
+              form: Mapping[str, str] | None = None) -> tuple[Round, MatchState]:
     """Enter a round: the engine checks it, then it is stored with the new state.
 
     Returns ``(round, state)``; with an ``idem`` whose write was made before,
@@ -158,7 +160,15 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
     Schloapfer) is judged again here and stored with the round, in the same
     row: a broken rule raises its :class:`RuleViolation`, a round that is
     not the deal's verdict :class:`BadInput` (field ``deal``).
+
+    ``form`` (the match page's round form, field names to text; ``payload``
+    is then None) is read here by the game's parser
+    (:func:`referee.offline.round_parse.module`) against the state the round
+    is checked on, so the match and its state are loaded once per round
+    (issue 48.3: the page no longer loads them to read its own form).
     """
+    if form is not None:
+        payload = {}  # read below, on the state the round is entered on
     if not isinstance(payload, Mapping):
         raise BadInput("round", "The round must be a JSON object.")
     log: tuple[dict[str, Any], dict[str, Any]] | None = None
@@ -182,6 +192,8 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
             rules = spec(match.game)
             money = night_money(match.night)
             state = state_of(match)
+            if form is not None:
+                payload = _read_form(match, form, rules.state_json(state, money))
             rnd_rec = rules.parse_round(state, payload, money)
             new_state = rules.apply(state, rnd_rec)  # RuleViolation: nothing written
             canonical = rules.round_json(rnd_rec, money)
@@ -200,6 +212,15 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
                 continue  # someone else's round got in first: check ours against the new state
             return rnd, new_state
         raise _conflict(get_match(match_id))
+
+
+def _read_form(match: Match, form: Mapping[str, str], view: dict[str, Any]) -> Mapping[str, Any]:
+    """The round form's fields as the API's payload, read by the game's parser with the state's view."""
+    parser = round_parse.module(match.game)
+    if parser is None:  # an old row's game the registry no longer knows
+        raise BadInput("round", "This game has no round form.")
+    payload: Mapping[str, Any] = parser.parse(form, view, list(match.seats))
+    return payload
 
 
 def check_deal_round(rules: Game, state: MatchState, money: Money, canonical: Mapping[str, Any],

@@ -107,7 +107,7 @@ def build_world() -> World:
     s = payments.settlement(a)
     payer = min((p for p in a.player_names), key=lambda p: s.open[p])
     payee = max((p for p in a.player_names), key=lambda p: s.open[p])
-    paid = payments.record_payment(a, payer, payee, "1.00")
+    paid = payments.record_payment(a, payer, payee, "1.00").row
     cup = ready_tournament()
     return World(a.id, b.id, matches, paid.id, payer, payee, cup.id,
                  {a.id: a.edit_token, b.id: b.edit_token, cup.night_id: cup.night.edit_token})

@@ -60,7 +60,8 @@ def test_a_script_drives_the_ledger(backend: str, tmp_path: Path) -> None:
         assert plan, "two rounds of Svängknack leave someone owing"
         first = plan[0]
         payments.record_payment(night, first.payer, first.payee, ledger.night_money(night).format(first.amount),
-                                idem=idempotency.bind("api", "pay-1", "fingerprint-d", lambda p: (201, {"id": p.id})))
+                                idem=idempotency.bind("api", "pay-1", "fingerprint-d",
+                                                      lambda p: (201, {"id": p.row.id})))
         assert db.session.query(Payment).filter_by(night_id=night.id).count() == 1
 
 

@@ -1,0 +1,96 @@
+"""The JSON export of a night: its facts (players, matches' options and logs, payment rows), never its states.
+
+:mod:`.replay` reads it back; :data:`FORMAT` and :data:`VERSION` name the shape both sides agree on.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from referee import pots
+from referee.ledger import night_money
+from referee.models import Night, Payment, db, now
+
+#: Identifies the file; ``version`` changes whenever the shape does (an old
+#: reader then refuses a new file instead of misreading it).
+FORMAT = "referee-night"
+VERSION = 1
+
+
+def iso(moment: datetime) -> str:
+    """A stored (naive UTC) time as the API writes it: ISO 8601 with ``Z``."""
+    return moment.isoformat() + "Z"
+
+
+def payment_rows(night: Night) -> list[Payment]:
+    return list(db.session.scalars(select(Payment).where(Payment.night_id == night.id).order_by(Payment.id)))
+
+
+def export_night(night: Night) -> dict[str, Any]:
+    """Everything needed to rebuild the night elsewhere, as plain JSON data.
+
+    The facts only (logs, options, payment rows), never derived states: the
+    import replays the logs, so what it shows is what the rules give.
+    Tokens are left out on purpose: whoever holds the file should not get
+    edit rights to the original night.
+    """
+    money = night_money(night)
+    matches = []
+    for match in night.matches:
+        matches.append({
+            "game": match.game,
+            "seats": list(match.seats),
+            "first_dealer": match.first_dealer,
+            "stake_minor": match.stake,
+            "stake": money.format(match.stake),
+            "options": dict(match.options),
+            "carried_in_minor": match.carried_in,
+            "carried_in": money.format(match.carried_in),
+            "status": match.status,
+            "created_at": iso(match.created_at),
+            "rounds": [{
+                "seq": rnd.seq,
+                "kind": rnd.kind,
+                "payload": rnd.payload,
+                "void": rnd.void,
+                "void_reason": rnd.void_reason,
+                "created_at": iso(rnd.created_at),
+            } | ({"deal": rnd.deal} if rnd.deal is not None else {}) for rnd in match.rounds],
+        })
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": iso(now()),
+        "currency": night.currency,
+        "minor_digits": money.digits,
+        "night": {
+            "name": night.name,
+            "date": night.date.isoformat() if night.date else None,
+            "place": night.place,
+            "leader": night.leader,
+            "currency": night.currency,
+            "group": night.group.name,
+            "created_at": iso(night.created_at),
+        },
+        "players": [{
+            "name": seat.player.name,
+            "swish": seat.player.swish,
+            "iban": seat.player.iban,
+            "account_holder": seat.player.account_holder,
+        } for seat in night.seats],
+        "matches": matches,
+        "payments": [{
+            "kind": row.kind,
+            **pots.parties_json(row.payer, row.payee, ("payer", "payee")),  # the pot by a flag, not a name
+            "amount_minor": row.amount,
+            "amount": money.format(row.amount),
+            "carry_id": row.carry_id,
+            "void": row.void,
+            "void_reason": row.void_reason,
+            "created_at": iso(row.created_at),
+        } for row in payment_rows(night)],
+    }
+
