@@ -33,7 +33,7 @@ from referee.reports.rounds import VOID_ROWS, balance_grids, num, pot_word, void
 from referee.reports.rounds import svangknack_grid as grid
 from referee.reports.step import Step
 from referee.round_forms import options_in_words
-from referee.web import pay
+from referee.web import balance_lines, pay
 from referee.web.caller import caller, grants
 
 bp = Blueprint("reports", __name__)
@@ -237,11 +237,17 @@ def protocol_html(match: Match) -> str:
 @bp.get("/nights/<int:night_id>/settlement.pdf")
 def settlement_sheet(night_id: int) -> Response:
     night = readable_night(night_id)
-    return pdf_response(kept_pdf(night, ("settlement",), lambda: settlement_html(night)), f"settlement-{night.id}.pdf")
+    # The appendix of the players' lines (issue 46): ?explain=1 for everybody, ?explain=<name> for one player.
+    asked = request.args.get("explain", "")
+    lines = "" if asked in ("", "0") else "*" if asked in ("1", "on", "yes") else asked
+    return pdf_response(kept_pdf(night, ("settlement", lines), lambda: settlement_html(night, explain=lines)),
+                        f"settlement-{night.id}.pdf")
 
 
-def settlement_html(night: Night) -> str:
-    """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes."""
+def settlement_html(night: Night, *, explain: str = "") -> str:
+    """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes; with
+    ``explain`` (a player's name, or ``*`` for all), an appendix of the lines of each balance
+    (:mod:`referee.web.balance_lines`)."""
     s = payments.settlement(night)
     details = paying.player_details(night)
     rows = []
@@ -270,7 +276,17 @@ def settlement_html(night: Night) -> str:
                            results=sheet.results_grid(s, money, party, plain),
                            transfers=sheet.transfers_grid(rows, money, party),
                            record_qr=qr_img(record, _("Online record")), record_url=record,
-                           pot_party=ledger.POT_PARTY)
+                           pot_party=ledger.POT_PARTY, explained=_appendix(night, explain))
+
+
+def _appendix(night: Night, asked: str) -> dict[str, Any] | None:
+    """The players' lines the sheet's appendix prints: everybody's (``*``), one player's, or none."""
+    if not asked:
+        return None
+    found = balance_lines.sheet_rows(night, asked)
+    if found is None:
+        abort(404)
+    return found
 
 
 @bp.get("/nights/<int:night_id>/export.csv")
