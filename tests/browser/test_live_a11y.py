@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LOCALES, PHONE, LiveServer, watch
+from tests.browser.polish import assert_axe
 from tests.browser.test_offline_queue import api
 
 pytestmark = pytest.mark.browser
@@ -122,6 +123,7 @@ def test_the_round_form_works_and_the_change_is_said_after_each_live_update(
         assert ",00" not in _region_text(region) and ".00" not in _region_text(region)
         _focus_kept(page)
         leader.shot(f"after-update-{n}", full=False)
+        assert_axe(page, f"the match page after live update {n}")
         page.locator("#stale-drop").tap()  # it was the same round
         expect(box).to_have_count(0)
         # The fresh form works: taps fill the summary, tick knocked, a second tap clears.

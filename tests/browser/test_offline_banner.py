@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import LiveServer, watch
 from tests.browser.network import back_online
+from tests.browser.polish import assert_axe
 from tests.browser.test_at_the_table import svangknack_at
 from tests.browser.test_offline_queue import offline_noise, save_round, stored
 
@@ -77,6 +78,7 @@ def test_the_offline_banner_is_one_line_and_nothing_jumps_when_the_queue_is_sent
     expect(said).to_be_visible()
     expect(said).to_contain_text(NO_NETWORK[lang])
     watched.shot("details", full=False)
+    assert_axe(page, "the offline line, open")
     page.locator("#offline-bar summary").tap()
     expect(said).to_be_hidden()
 
