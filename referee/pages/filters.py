@@ -22,8 +22,28 @@ def money_filter(minor: int, currency: str) -> str:
 
     digits = ledger.currency_money(currency).digits
     text = str(format_currency(Decimal(minor).scaleb(-digits), currency))
-    # "SEK12.00" (a code glued to the digits) reads badly on a phone: "SEK 12.00".
+    return _spaced_code(text)
+
+
+def _spaced_code(text: str) -> str:
+    """"SEK12.00" (a code glued to the digits) reads badly on a phone: "SEK 12.00"."""
     return re.sub(r"^(-?)([A-Z]{3})(?=[\d-])", "\\1\\2\u00a0", text)
+
+
+@bp.app_template_filter("spoken_money")
+def spoken_money_filter(minor: int, currency: str) -> str:
+    """An amount as a sentence says it: "12 kr", not "12,00 kr", when it is whole (the live page's announcement,
+    issue 50.2: a screen reader reads "12 comma 00"); an amount with a fraction as :func:`money_filter`."""
+    from babel import Locale
+    from flask_babel import format_currency, get_locale
+
+    unit = 10 ** ledger.currency_money(currency).digits
+    if minor % unit:
+        return money_filter(minor, currency)
+    locale = get_locale() or Locale.parse("en")
+    pattern = re.sub(r"\.0+", "", locale.currency_formats["standard"].pattern)
+    return _spaced_code(str(format_currency(Decimal(minor // unit), currency, format=pattern,
+                                            currency_digits=False)))
 
 
 @bp.app_template_filter("plain_money")

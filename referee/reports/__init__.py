@@ -122,7 +122,7 @@ def render_pdf(html: str) -> bytes:
     paused = gc.isenabled()
     gc.disable()
     try:
-        return bytes(HTML(string=html, base_url=request.host_url).write_pdf())
+        return bytes(HTML(string=html, base_url=request.host_url).write_pdf(pdf_tags=True))  # tagged (issue 50.7)
     finally:
         if paused:
             gc.enable()

@@ -20,7 +20,7 @@
     var said = form.querySelector('input[name="said"]');  // sent along: "you had tapped …" (issue 28)
     if (said) said.value = parts.join(" · ");
   }
-  document.querySelectorAll("form [data-bar-summary]").forEach(function (out) {
+  RefereeBind.each("form [data-bar-summary]", function (out) {  // and the fresh form's after a live swap
     var form = out.closest("form");
     // app.js's handler (registered first) has already ticked the knock of a player given tricks.
     form.addEventListener("change", function () { summarise(form, out); });
