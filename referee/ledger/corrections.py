@@ -36,12 +36,12 @@ from referee.engine import BadInput, MatchState, RuleViolation
 from referee.engine.money import Money
 from referee.engine.spec import spec
 from referee.engine.vocab import EventKind
-from referee.ledger import fold, live, round_facts, tables
+from referee.ledger import fold, live, round_facts, rounds, tables
 from referee.ledger.carries import _check_carry_kept
 from referee.ledger.fold_steps import place_of
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import clean_name, night_money
-from referee.ledger.rounds import _bump, _conflict, _write_event, get_match, round_at, state_json
+from referee.ledger.rounds import _conflict, get_match, round_at, state_json
 from referee.ledger.tx import Conflict, NotFound, store_reply, writing
 from referee.models import MAX_ID, Match, Round, db
 
@@ -148,7 +148,7 @@ def _void_once(match_id: int, seq: int, why: str) -> Outcome:
     _check_carry_kept(match, fold.state_of(match), new_state)
     rnd.void = True
     rnd.void_reason = why
-    _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
+    rounds._bump(match, version, new_state, next_seq=match.snapshot.next_seq)  # through the module: tests race it
     fold.store_after_void(match, refold)
     live.note(match.night_id, "void", match.id, seq, state=lambda: state_json(match, new_state))
     return Outcome(new_state, changes(night_money(match.night), before, refold, place))
@@ -178,7 +178,7 @@ def _correct_once(match_id: int, seq: int, payload: dict[str, Any], why: str) ->
     rnd.void_reason = why
     rnd.corrected_by = new_seq
     db.session.flush()
-    _write_event(match, version, EventKind.ROUND, canonical, new_state, None, facts=facts, corrects=place)
+    rounds._write_event(match, version, EventKind.ROUND, canonical, new_state, None, facts=facts, corrects=place)
     fold.store_after_void(match, refold)
     return Outcome(new_state, changes(money, before, refold, place))
 
