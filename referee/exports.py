@@ -129,7 +129,9 @@ def export_night(night: Night) -> dict[str, Any]:
                 "void": rnd.void,
                 "void_reason": rnd.void_reason,
                 "created_at": _iso(rnd.created_at),
-            } | ({"deal": rnd.deal} if rnd.deal is not None else {}) for rnd in match.rounds],
+            } | ({"deal": rnd.deal} if rnd.deal is not None else {})
+              | {name: getattr(rnd, name) for name in _KEPT if getattr(rnd, name) is not None}
+            for rnd in match.rounds],
         })
     return {
         "format": FORMAT,
@@ -380,8 +382,8 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
     last = 0
     for k, entry in enumerate(entries):
         at = f"{where}[{k}]"
-        obj = _object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at", "deal"),
-                            ("seq", "payload"))
+        obj = _object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at", "deal", *_KEPT),
+                      ("seq", "payload"))
         seq = _int(obj["seq"], f"{at}.seq", low=1, high=per_match)
         if seq <= last:
             raise BadInput(f"{at}.seq", "%(where)s must be greater than the round before it (%(last)s).",
@@ -412,8 +414,29 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
                                where=f"{at}.deal")
             _plain_json(deal, f"{at}.deal")
         out.append(_EventIn(seq, str(kind), dict(payload), void, reason, created,
-                            dict(deal) if deal is not None else None))
+                            dict(deal) if deal is not None else None, *_kept(obj, at, seq, per_match)))
     return out
+
+
+#: An event's facts and correction marks (issue 42): exported where set, and replayed on import.
+_KEPT = ("facts", "corrects", "corrected_by")
+
+
+def _kept(obj: Mapping[str, Any], at: str, seq: int, per_match: int) -> tuple[Any, Any, Any]:
+    """An imported event's facts (a JSON object; checked on replay), the round a correction replaces (an
+    earlier one) and the correction that replaced it."""
+    facts = obj.get("facts")
+    if facts is not None:
+        if not isinstance(facts, Mapping):
+            raise BadInput(f"{at}.facts", "%(where)s must be a JSON object.", where=f"{at}.facts")
+        _plain_json(facts, f"{at}.facts")
+    corrects = obj.get("corrects")
+    if corrects is not None:
+        corrects = _int(corrects, f"{at}.corrects", low=1, high=max(1, seq - 1))
+    corrected_by = obj.get("corrected_by")
+    if corrected_by is not None:
+        corrected_by = _int(corrected_by, f"{at}.corrected_by", low=seq + 1, high=per_match)
+    return (dict(facts) if facts is not None else None), corrects, corrected_by
 
 
 def _matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
@@ -550,7 +573,8 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
                                       f"{exc.message}") from None
     except BadInput as exc:
         raise BadInput(f"{where}.{exc.field}", exc.message) from None
-    for k, event in enumerate(events):
+    order = sorted(range(len(events)), key=lambda k: (events[k].corrects or events[k].seq, events[k].void, k))
+    for k, event in ((k, events[k]) for k in order):  # in the order of play: a correction in its round's place
         if event.deal is not None:
             event.deal = _deal_log(match, state, event, f"{where}.rounds[{k}]")  # stored in its canonical form
         if event.void:
@@ -561,7 +585,7 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
             if event.kind == "close" and payload.get("pot") == "award" and payload.get("to") not in match.seats:
                 raise BadInput("to", "%(name)s is not a player of this match.",
                                name=repr(str(payload.get("to"))[:40]))
-            state = ledger.apply_event(match, state, event.kind, payload)
+            state = ledger.apply_event(match, state, event.kind, payload, event.facts)
         except RuleViolation as exc:
             raise RuleViolation(exc.rule, "Match %(number)s (%(game)s), round %(seq)s: %(error)s",
                                 number=number, game=spec(match.game).title, seq=event.seq, error=exc) from None

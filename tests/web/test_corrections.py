@@ -118,9 +118,11 @@ def stored(app: Any, match_id: int) -> Any:
     return rows, tuple(snap)
 
 
-def later_rotation_kept(app: Any, match_id: int, skip_place: int = 3) -> None:
+def later_rotation_kept(app: Any, match_id: int, last: int = 11) -> None:
+    """Rounds 4..``last`` replay with the dealer and svängare they were played with (a correction of round 3,
+    numbered 12, counts as round 3)."""
     got = {seq if seq <= 11 else 3: (dealer, sv, passed) for seq, dealer, sv, passed in rotation(app, match_id)}
-    for k in range(4, 12):
+    for k in range(4, last + 1):
         assert got[k] == (*DEALT[k - 1], False), k  # the dealer and svängare as played, nobody passed
 
 
@@ -266,3 +268,23 @@ def test_correcting_a_round_to_its_own_entry_or_reentering_a_voided_last_round_c
         db.session.expire_all()
         assert ledger.replay(ledger.get_match(match_id)) == state
         event(f"{t.game}: {len(log)} rounds, corrected {k}")
+
+
+def test_an_export_of_a_voided_and_corrected_match_imports_with_its_rotation_and_money(
+        client: Any, app: Any) -> None:
+    """The facts and the correction's place travel with the export: the import replays each round with its
+    dealer, the correction in round 3's place, and gives the same balances (issue 42)."""
+    api = Api(client)
+    mid = played_match(api)
+    assert api.call("POST", f"/api/matches/{mid}/rounds/3/correct", {"round": CORRECTED_3})[0] == 200
+    assert api.call("POST", f"/api/matches/{mid}/rounds/11/void", {"reason": "twice"})[0] == 200
+    state = api.match(mid)["state"]
+    status, exported = api.call("GET", f"/api/nights/{api.night['id']}/export.json")
+    assert status == 200
+    assert exported["matches"][0]["rounds"][11]["corrects"] == 3
+    status, body = api.call("POST", "/api/import", exported, token=None)
+    assert status == 201, body
+    api.token = body["edit_token"]
+    imported = api.call("GET", f"/api/nights/{body['id']}")[1]["matches"][0]["id"]
+    assert api.match(imported)["state"] == state
+    later_rotation_kept(app, imported, last=10)
