@@ -167,6 +167,14 @@ def _register_cli(app: Flask) -> None:
         backup.restore(app.config["SQLALCHEMY_DATABASE_URI"], path)
         print(f"restored from {path}")
 
+    @app.cli.command("round-facts")
+    def round_facts_cmd() -> None:
+        """Give the rounds of old logs their facts (dealer, svängare, who passed) by replay; idempotent (issue 42)."""
+        from referee.ledger import round_facts
+
+        matches, rounds = round_facts.backfill()
+        print(f"round facts: {rounds} rounds of {matches} matches given theirs")
+
     @app.cli.command("init-db")
     def init_db() -> None:
         """Create the tables without migrations (tests, throw-away databases)."""

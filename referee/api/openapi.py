@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import jsonify
 
-from referee.api import bp, openapi_explain, openapi_games, openapi_tournaments
+from referee.api import bp, openapi_corrections, openapi_explain, openapi_games, openapi_tournaments
 from referee.api.openapi_games import CARD as _CARD
 from referee.api.openapi_games import MONEY as _MONEY
 from referee.api.openapi_games import NAMES as _NAMES
@@ -113,7 +113,7 @@ OPERATION_IDS = {
     "/api/nights/{night_id}/players": "add_player", "/api/nights/{night_id}/live": "live_stream",
     "/api/nights/{night_id}/settlement": "get_settlement", "/api/nights/{night_id}/matches": "create_match",
     "/api/matches/{match_id}": "get_match", "/api/matches/{match_id}/rounds": "enter_round",
-    "/api/matches/{match_id}/dots": "give_dots", "/api/matches/{match_id}/rounds/{seq}/void": "void_round",
+    "/api/matches/{match_id}/dots": "give_dots",
     "/api/matches/{match_id}/close": "close_match", "/api/nights/{night_id}/payments": "record_payment",
     "/api/nights/{night_id}/payments/{payment_id}/void": "void_payment",
     "/api/nights/{night_id}/carry": "carry_debts",
@@ -201,7 +201,10 @@ def document() -> dict[str, Any]:
             "round": {"type": "integer"}, "kind": {"enum": [kind.value for kind in EventKind]},
             "payload": {"type": "object", "description": "The round payload as entered (or the close, the dot)."},
             "void": {"type": "boolean"}, "void_reason": {"type": ["string", "null"]},
-            "created_at": {"type": "string"}, "deal": {"anyOf": [deal, {"type": "null"}]}}},
+            "created_at": {"type": "string"}, "deal": {"anyOf": [deal, {"type": "null"}]},
+            "facts": {"type": ["object", "null"], "description": "Who dealt, the svängare, who passed: what "
+                                                               "replay keeps (issue 42)."},
+            "corrects": {"type": ["integer", "null"]}, "corrected_by": {"type": ["integer", "null"]}}},
         "DealLog": {"type": "object", "required": ["players", "leader", "tricks"], "additionalProperties": False,
                     "description": "Svängknack, Kul, Schloapfer: the deal a round was taken from (the tricks "
                                    "request of POST /api/referee/tricks without game, plus its winners). On "
@@ -295,9 +298,6 @@ def document() -> dict[str, Any]:
         "/api/matches/{match_id}/dots": {"post": _op(
             "Knaker: penalty dots (KN-16).", "Created", _ref("RoundOut"), body=_ref("Dot"),
             params=[_MID, _IDEM, _EXPECTED], status="201")},
-        "/api/matches/{match_id}/rounds/{seq}/void": {"post": _op(
-            "Void a round; the match is recomputed without it.", "New state", _ref("StateOut"),
-            body={"type": "object", "properties": {"reason": {"type": "string"}}}, params=[_MID, _SEQ, _IDEM])},
         "/api/matches/{match_id}/close": {"post": _op(
             "Close the match; a pot is split, awarded or carried (SK-14).", "New state", _ref("StateOut"),
             body={"type": "object", "properties": {"pot": {"enum": list(CLOSE_HOWS)},
@@ -370,7 +370,10 @@ def document() -> dict[str, Any]:
     schemas |= openapi_tournaments.schemas()
     paths |= openapi_explain.paths(_op, _VIEW)
     schemas |= openapi_explain.schemas()
-    ids = OPERATION_IDS | openapi_tournaments.OPERATION_IDS | openapi_explain.OPERATION_IDS
+    paths |= openapi_corrections.paths(_op, _MID, _SEQ, _IDEM)
+    schemas |= openapi_corrections.schemas()
+    ids = (OPERATION_IDS | openapi_tournaments.OPERATION_IDS | openapi_explain.OPERATION_IDS
+           | openapi_corrections.OPERATION_IDS)
     for path in ("/api/nights", "/api/tournaments", "/api/import"):  # each creates a night (referee/bounds.py)
         paths[path]["post"]["responses"]["429"] = _resp(
             "This address has created as many nights and tournaments within the hour as one address may "

@@ -14,6 +14,9 @@ from referee import pots
 from referee.ledger import night_money
 from referee.models import Night, Payment, db, now
 
+#: An event's facts and correction marks (issue 42): exported where set, and replayed on import.
+KEPT = ("facts", "corrects", "corrected_by")
+
 #: Identifies the file; ``version`` changes whenever the shape does (an old
 #: reader then refuses a new file instead of misreading it).
 FORMAT = "referee-night"
@@ -58,7 +61,9 @@ def export_night(night: Night) -> dict[str, Any]:
                 "void": rnd.void,
                 "void_reason": rnd.void_reason,
                 "created_at": iso(rnd.created_at),
-            } | ({"deal": rnd.deal} if rnd.deal is not None else {}) for rnd in match.rounds],
+            } | ({"deal": rnd.deal} if rnd.deal is not None else {})
+              | {name: getattr(rnd, name) for name in KEPT if getattr(rnd, name) is not None}
+            for rnd in match.rounds],
         })
     return {
         "format": FORMAT,

@@ -172,8 +172,24 @@ def void_round(match_id: int, seq: int) -> Any:
             flash(_("Round %(n)s is void; the match was recomputed without it.", n=seq), "ok")
             return redirect(url_for("pages.match", match_id=match_id))
     summary = f"pages/summary_{m.game if m.game in PAGE_GAMES else 'generic'}.html"
+    changes, refused = _void_preview(match_id, seq) if not rnd.void and error is None else (None, None)
     return render_template("pages/void.html", match=m, night=m.night, rnd=rnd, form=form, error=error,
-                           summary_template=summary), 422 if error else 200
+                           summary_template=summary, changes=changes, refused=refused,
+                           shown=CHANGES_SHOWN), 422 if error else 200
+
+
+#: The later rounds a void's preview lists (the rest are counted): a void early in a long match changes many.
+CHANGES_SHOWN = 30
+
+
+def _void_preview(match_id: int, seq: int) -> tuple[list[dict[str, Any]] | None, Any]:
+    """What the void would change later (its dry run, issue 42), or the reason it would be refused."""
+    try:
+        return ledger.void_round(match_id, seq, "", dry_run=True).changes, None
+    except (RuleViolation, BadInput) as exc:
+        return None, exc
+    except ledger.Conflict:  # other phones kept writing: the page shows no preview, the void still checks
+        return None, None
 
 
 @bp.post("/matches/<int:match_id>/close")
