@@ -451,5 +451,5 @@ def close_match(match_id: int) -> Any:
 
 # The modules that register their routes, filters and hooks on bp, named one by one (no package scan):
 # imported last, as they take ``bp`` and the helpers above from this module.
-from referee.pages import addresses, game_log, offline, season, settlement, table  # noqa: E402,F401
+from referee.pages import addresses, game_log, kul_next, offline, season, settlement, table  # noqa: E402,F401
 from referee.pages.referee import knaker_pile, schloapfer_eyes, schwimmen_value, trick_dispute, tricks  # noqa: E402,F401
