@@ -9,9 +9,7 @@ the gap as in use.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,36 +18,11 @@ import pytest
 from tests.browser.conftest import LOCALES, PHONE, LiveServer, watch
 from tests.browser.test_live import post
 from tests.browser.test_offline_queue import night_and_match
-from tests.components import free_port
-from tests.conftest import make_app
 
 pytestmark = pytest.mark.browser
 
 #: What each language's pages say of a closed match (the table display's line, the match page's banner).
 CLOSED = {"sv": "avslutat", "de": "beendet"}
-
-
-@pytest.fixture
-def served(backend: str, tmp_path: Path) -> Iterator[LiveServer]:
-    """The app on ``backend`` in a threaded werkzeug server (as tests/browser's ``live_server``, on each backend)."""
-    from werkzeug.serving import make_server
-
-    from referee.models import db
-
-    app = make_app(backend, tmp_path, WTF_CSRF_ENABLED=True)
-    assert app.config["LIVE_FOLLOW_GAP"] >= 30  # the gap as in use: the close must not wait for it
-    server = make_server("127.0.0.1", free_port(), app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="referee-close-live", daemon=True)
-    thread.start()
-    try:
-        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app)
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        server.server_close()
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
 
 
 def viewer(browser: Any, base: str, view_token: str, path: str, lang: str, size: dict[str, int]) -> Any:
@@ -65,6 +38,7 @@ def viewer(browser: Any, base: str, view_token: str, path: str, lang: str, size:
 @pytest.mark.parametrize("lang", ["sv", "de"])
 def test_a_close_soon_after_a_round_shows_on_the_guest_page_and_the_table_within_a_second(
         served: LiveServer, browser: Any, artifacts: Path, lang: str) -> None:
+    assert served.app.config["LIVE_FOLLOW_GAP"] >= 30  # the gap as in use: the close must not wait for it
     base = served.url
     night, match = night_and_match(base)
     mid, token = match["id"], night["edit_token"]
