@@ -11,7 +11,8 @@ event, and it is hidden while the phone is offline (``static/js/kul.js``): an
 undo is a write that must reach the server now; a deal still waiting in the
 offline queue is taken out of the queue instead.
 
-When a game is won (KU-4), one tap starts the next game of the same night:
+When a game is won (KU-4), one tap starts the next game of the same night (a phone with the night's
+edit right, at a table of no tournament: a tournament's tables come from its draw):
 the same players in the same seats, the same stake and options, the winner
 dealing (KU-4: "That player deals the next game"). It is the ledger's
 :func:`~referee.ledger.create_match`, keyed by the form's one-time token
@@ -31,12 +32,12 @@ from referee import ledger
 from referee.engine import BadInput, RuleViolation
 from referee.engine.spec import spec
 from referee.engine.vocab import EventKind
-from referee.ledger import idempotency
+from referee.ledger import idempotency, tables
 from referee.messages import explain
 from referee.models import Match, Round, now
 from referee.pages import _match, bp, offline
 from referee.pages.forms import RoundForm
-from referee.pages.phone_rights import can_edit
+from referee.pages.phone_rights import can_edit, require
 from referee.pages.queue_keys import done_keys
 from referee.web import idempotent
 
@@ -82,8 +83,10 @@ def undo_offer(match: Match) -> dict[str, Any] | None:
 
 @bp.app_template_global("kul_next")
 def next_offer(match: Match, view: dict[str, Any]) -> dict[str, Any] | None:
-    """The next game's button (``templates/pages/match_kul.html``): after a win, on an editor's page."""
-    if match.game != GAME or not view.get("winner") or not can_edit(match.night, match.id):
+    """The next game's button (``templates/pages/match_kul.html``): after a win, on the page of a phone that may
+    make matches in the night (not a tournament table's phone), and not at a tournament's table (its draw does)."""
+    if (match.game != GAME or not view.get("winner") or not can_edit(match.night)
+            or tables.table_of_match(match.id) is not None):
         return None
     return {"dealer": view["winner"], "form": _form()}
 
@@ -128,9 +131,12 @@ def _made(match: Match) -> tuple[int, dict[str, Any]]:
 @bp.post("/matches/<int:match_id>/next")
 def next_game(match_id: int) -> Any:
     """After a win: a new Kul among the same players, with the same stake and options, the winner dealing (KU-4)."""
-    m = _match(match_id, edit=True)
+    m = _match(match_id)
+    require(m.night, edit=True)  # a new match of the night: the night's edit right, not a table's (issue 45.3)
     if m.game != GAME:
         abort(404)
+    if tables.table_of_match(m.id) is not None:
+        abort(409, _("A tournament table's next game comes from the tournament's draw, not from here."))
     if not RoundForm().validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
     money = ledger.night_money(m.night)

@@ -87,3 +87,24 @@ def test_the_next_game_only_after_a_win_and_only_in_kul(app: Any) -> None:
     other = api.new_match("svangknack", SEATS, stake="3.00")["id"]
     assert client.post(f"/matches/{other}/next", data={"form_token": "n0"}).status_code == 404
     assert client.post(f"/matches/{other}/rounds/1/undo", data={"form_token": "n1"}).status_code == 404
+
+
+def test_no_next_game_at_a_tournament_table(app: Any) -> None:
+    """A tournament's tables come from its draw: a won Kul table offers no next game, and a post is refused."""
+    from referee import ledger
+    from referee.ledger import tournaments
+
+    with app.app_context():
+        cup = tournaments.create(tournaments.check({"name": "Cup", "currency": "SEK", "game": "kul", "table_size": 3,
+                                                    "players": ["Anna", "Bo", "Cia"], "series": 1, "stake": "1.00",
+                                                    "seed": "next"}))
+        mid = tournaments.current_tables(cup)[0].match_id
+        while not ledger.state_of(ledger.get_match(mid)).finished:
+            ledger.add_round(mid, {"last_trick": ledger.get_match(mid).seats[0]})
+        token = cup.night.edit_token
+    client = app.test_client()
+    client.get(f"/e/{token}")
+    page = client.get(f"/matches/{mid}")
+    assert page.status_code == 200 and 'id="next-game"' not in page.get_data(as_text=True)
+    refused = client.post(f"/matches/{mid}/next", data={"form_token": "t1"})
+    assert refused.status_code == 409 and "draw" in refused.get_data(as_text=True)
