@@ -97,9 +97,11 @@ def test_a_kul_deal_is_undone_with_one_tap_within_seconds(served: LiveServer, br
     assert state["marks"] == {"Anna": 0, "Bo": 0, "Cia": 1} and state["dealer"] == "Bo" and not state["finished"]
     assert not page.locator("#kul-undo").count()  # the undone deal offers nothing more
 
-    # A tap on an offer that is gone changes nothing; the next deal's offer goes by itself after its seconds.
+    # The next deal's offer goes by itself after its seconds, and nothing below it moves when it goes.
     tap_last_trick(page, "Anna")  # deal 3
+    form_top = page.locator("form.kul-form").bounding_box()["y"]
     page.locator("#kul-undo").wait_for(state="detached", timeout=15_000)
+    assert page.locator("form.kul-form").bounding_box()["y"] == form_top
     assert rounds(base, mid, token)[-1] == (3, "Anna", False)
     assert not leader.problems, leader.problems
     page.context.close()
