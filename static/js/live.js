@@ -140,11 +140,20 @@
       version: version, fresh: !doc.documentElement.hasAttribute("data-offline-copy")}}));
   }
 
-  function refresh() {
-    if (timer) return;  // a fetch is due already: it will show this change too
+  // now: this change is not one a guest's gap may hold back (see onChange): the fetch goes at once, or as soon as
+  // the one in flight is back (it may have left before the change).
+  var urgent = false;
+  function refresh(now) {
+    if (now === true) urgent = true;
     if (busy) { again = true; return; }
-    var wait = last + GAP - Date.now();
+    if (timer) {
+      if (!urgent) return;  // a fetch is due already: it will show this change too
+      clearTimeout(timer);
+      timer = null;
+    }
+    var wait = urgent ? 0 : last + GAP - Date.now();
     if (wait > 0) { timer = setTimeout(function () { timer = null; refresh(); }, wait); return; }
+    urgent = false;
     busy = true;
     last = Date.now();
     fetch(box.dataset.page || location.href, {credentials: "same-origin", headers: {"X-Live": "1"}})
@@ -207,7 +216,12 @@
     // stale_taps.js takes a round form's taps out before the swap when another phone's round overtook them.
     document.dispatchEvent(new CustomEvent("live:change", {detail: change}));
     notice(change, filling);
-    refresh();
+    // Only a round waits out a guest's gap (data-follow-gap): its numbers come with the stream's state event. A
+    // close, a void or a reopening changes what the page is (a closed match has no dealer, no next round, a
+    // banner instead): its state event cannot show that, and at once a match page went on showing the game in
+    // play, "the history follows shortly", for up to the gap's 30 s after a close (issue 42.5). They are rare
+    // (one close per match), so fetching at once costs nothing the gap was for.
+    refresh(change.match === matchId && change.what !== "round");
   }
 
   // A browser gives up on a stream that was refused (429: the server has as many streams open as it keeps)
