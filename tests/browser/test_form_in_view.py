@@ -73,6 +73,11 @@ def save(page: Any, button: Any) -> None:
 
 def check(w: Watched, name: str, rows: str, save: str, after: str) -> None:
     problems = form_in_view(w.page, rows, save)
+    n = int(after.rsplit("-", 1)[1])  # the note says what was saved: the round's line of the history (issue 50.3)
+    line = w.page.locator(f"#round-{n} .what").inner_text().strip()
+    note = w.page.locator("main .flash.ok").first.inner_text()
+    if line not in note:
+        problems.append(f"the note {note!r} does not say what was saved ({line!r})")
     w.shot(f"{name}-{after}", full=False)
     assert not problems, f"{name} after {after}: {problems}"
 
@@ -111,7 +116,7 @@ def test_tournament_table_form_in_view_after_each_save(live_server: LiveServer, 
 
 @pytest.mark.parametrize("lang", ["sv", "de"])
 def test_kul_form_in_view_after_each_save(live_server: LiveServer, phone: Any, artifacts: Path, lang: str) -> None:
-    base, seats = live_server.url, NAMES[:5]
+    base, seats = live_server.url, NAMES
     token, match_id = night_match(base, "kul", seats)
     w = watch(phone, artifacts, "form-in-view-")
     leader_on(phone, base, token, match_id, lang)
