@@ -8,7 +8,8 @@
 //   bar, and the focus on that field (else on the reason), not at the top of the page.
 (function () {
   var main = document.querySelector("main");
-  if (!main) return;
+  // Only a leader's match page, with its round form (a guest's page and every other page are left alone).
+  if (!main || !main.querySelector("#round-form, #kn-form, #kul-form")) return;
   var MARGIN = 8;
 
   function top(el) { return el.getBoundingClientRect().top + window.scrollY; }
