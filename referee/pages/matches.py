@@ -100,8 +100,21 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
         stale=stale_fields(stale) if stale is not None else [], stale_said=(stale or {}).get("said", ""),
         stale_token=secrets.token_urlsafe(16),
         error_rows=error_rows.rows(error, posted, view, match.game, list(match.seats)),
-        close_form=close_form, money=money, where=tables.table_of_match(match.id))
+        close_form=close_form, money=money, where=tables.table_of_match(match.id), saved=saved_note(match))
     return body, status
+
+
+def saved_note(match: Match) -> dict[str, Any] | None:
+    """The round this page answers the save of (its flash, ``saved N``), to show above the form with its line.
+
+    Read through the flashes the page shows (a background fetch takes none, ``offline.flashed_messages``); the
+    base template leaves a ``saved`` flash to the match page when it is given ``saved``.
+    """
+    for category, text in offline.flashed_messages(with_categories=True):
+        kind, _sep, seq = str(category).partition(" ")
+        if kind == "saved" and seq.isdigit():
+            return {"text": text, "round": ledger.round_at(match.id, int(seq))}
+    return None
 
 
 @bp.get("/matches/<int:match_id>")
@@ -136,8 +149,23 @@ def add_round(match_id: int) -> Any:
         return render_match(ledger.get_match(match_id), error=exc, posted=request.form, status=422)
     except ledger.Conflict as exc:
         return render_match(exc.match, stale=request.form, status=409, conflict=explain(exc))
-    flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
-    return redirect(url_for("pages.match", match_id=match_id))
+    return round_saved(match_id, rnd.seq)
+
+
+#: Where the page after a save goes: the note saying what was saved, right above the next round's form (its
+#: anchor scrolls there without JavaScript; static/js/form_view.js then keeps as much of the state above it in
+#: view as the form and the Save bar leave room for).
+SAVED_ANCHOR = "saved"
+
+
+def round_saved(match_id: int, seq: int) -> Any:
+    """The answer to a saved round: the match page, scrolled to the next round's form, saying what was saved.
+
+    The flash's category carries the round's number (``saved N``): the match page shows the note above its form
+    with that round's line of the history (what was saved), not at the top of the page, which the scroll leaves.
+    """
+    flash(_("Round %(n)s saved.", n=seq), f"saved {seq}")
+    return redirect(url_for("pages.match", match_id=match_id, _anchor=SAVED_ANCHOR))
 
 
 def saved_round(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
