@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import re
 import secrets
-from decimal import Decimal
 from typing import Any
 
 import segno
@@ -25,6 +24,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
@@ -36,7 +36,7 @@ from referee.engine.spec import SPECS, spec, title
 from referee.ledger import idempotency, payments, rights, tables
 from referee.messages import explain
 from referee.models import Match, Night, db
-from referee.pages import error_rows, guest_pages, phone_rights, secret_pages
+from referee.pages import entry_words, error_rows, guest_pages, phone_rights, secret_pages
 from referee.pages.forms import (
     CloseForm,
     MatchForm,
@@ -49,7 +49,7 @@ from referee.pages.forms import (
     seats_from,
 )
 from referee.pages.phone_rights import can_edit, require
-from referee.web import idempotent
+from referee.web import amounts, idempotent, titles
 from referee.web.caller import caller, grants
 
 bp = Blueprint("pages", __name__)
@@ -89,30 +89,21 @@ def _match(match_id: int, edit: bool = False) -> Match:
 
 @bp.app_context_processor
 def _context() -> dict[str, Any]:
-    from flask_babel import get_locale
-
     return {"can_edit": can_edit, "game_title": title, "game_spec": SPECS.get,
             "lang": str(get_locale() or "en")}
 
 
-@bp.app_template_filter("money")
-def money_filter(minor: int, currency: str) -> str:
-    from flask_babel import format_currency
-
-    digits = ledger.currency_money(currency).digits
-    text = str(format_currency(Decimal(minor).scaleb(-digits), currency))
-    # "SEK12.00" (a code glued to the digits) reads badly on a phone: "SEK 12.00".
-    return re.sub(r"^(-?)([A-Z]{3})(?=[\d-])", "\\1\\2\u00a0", text)
-
-
-@bp.app_template_filter("plain_money")
-def plain_money_filter(minor: int, currency: str) -> str:
-    """An amount as a banking app's amount field takes it: "12,50" (sv, de) or "12.50" (en), no symbol."""
-    from flask_babel import format_decimal
-
-    digits = ledger.currency_money(currency).digits
-    pattern = "0." + "0" * digits if digits else "0"
-    return str(format_decimal(Decimal(minor).scaleb(-digits), format=pattern))
+# An amount's text on every page (the one place is referee/web/amounts.py): with its currency, and as a form
+# field shows it and takes it back ("12,50" in Swedish: the forms read a comma).
+bp.add_app_template_filter(amounts.money, "money")
+bp.add_app_template_filter(amounts.plain, "plain_money")
+bp.add_app_template_filter(amounts.example, "amount_example")
+# A match as the table names it, "Kul 2", not by its id (referee/web/titles.py).
+bp.add_app_template_global(titles.match_title, "match_title")
+bp.add_app_template_global(titles.match_number, "match_no")
+# An entry of a log as the table counts and names it: "3" (none for a close or a dot), "Void deal 3".
+bp.add_app_template_global(titles.entry_number, "entry_no")
+bp.add_app_template_global(entry_words.void_title, "void_title")
 
 
 def qr_svg(data: str | segno.QRCode, scale: int = 4) -> Markup:
@@ -201,7 +192,8 @@ def new_night() -> Any:
             night = ledger.create_night(form.name.data, form.currency.data, form.player_names(),
                                           date=form.date.data, place=form.place.data or "",
                                           leader=form.leader.data or "",
-                                          group_token=form.group_token.data or None, caller=caller())
+                                          group_token=form.group_token.data or None, caller=caller(),
+                                          language=str(get_locale() or "en"))
         except BadInput as exc:
             _field_error(form, exc.field, explain(exc))
         except ledger.NotFound as exc:
@@ -377,7 +369,7 @@ def add_round(match_id: int) -> Any:
         return render_match(ledger.get_match(match_id), error=exc, posted=request.form, status=422)
     except ledger.Conflict as exc:
         return render_match(exc.match, stale=request.form, status=409, conflict=explain(exc))
-    flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
+    flash(entry_words.saved(m, rnd), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
 
 
@@ -388,7 +380,7 @@ def saved_round(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
 
 def round_saved_again(match_id: int, done: idempotency.Replayed) -> Any:
     """The answer to a round form sent again with its key: nothing entered, the first round named."""
-    flash(_("Round %(n)s was already saved; it counts once.", n=done.body.get("round", "?")), "ok")
+    flash(entry_words.saved_again(ledger.get_match(match_id), done.body.get("round")), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
 
 
@@ -404,13 +396,14 @@ def void_round(match_id: int, seq: int) -> Any:
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400, _("The form has expired; reload the page."))
+        said = entry_words.voided(m, rnd)  # named while it still counts
         try:  # a resent entry of the phone's queue is made once
             with offline.once():
                 ledger.void_round(match_id, seq, form.reason.data or "", idem=offline.page_idem())
         except (RuleViolation, BadInput) as exc:
             error = exc
         else:
-            flash(_("Round %(n)s is void; the match was recomputed without it.", n=seq), "ok")
+            flash(said, "ok")
             return redirect(url_for("pages.match", match_id=match_id))
     summary = f"pages/summary_{m.game if m.game in PAGE_GAMES else 'generic'}.html"
     return render_template("pages/void.html", match=m, night=m.night, rnd=rnd, form=form, error=error,
@@ -437,7 +430,7 @@ def close_match(match_id: int) -> Any:
         return render_template("pages/close_confirm.html", match=m, night=m.night, form=form, to=to,
                                pot=form.pot.data, state=ledger.state_of(m), title=_("Close the match?"),
                                back=back, back_label=_("Back to the match"), action=request.path,
-                               crumb=f"{title(m.game)} #{m.id}",
+                               crumb=titles.match_title(m),
                                fields={"pot": form.pot.data, "to": to}, button=_("Close the match"),
                                button_id="confirm-close", box_id="close-confirm")
     try:  # a resent entry of the phone's queue is made once

@@ -17,9 +17,9 @@ from referee.engine import BadInput, RuleViolation
 from referee.ledger import paying, payments
 from referee.messages import explain
 from referee.models import Night
-from referee.pages import _field_error, _night, bp, money_filter, offline, qr_svg
+from referee.pages import _field_error, _night, bp, offline, qr_svg
 from referee.pages.forms import PaymentDetailsForm, RoundForm, VoidForm
-from referee.web import pay
+from referee.web import amounts, pay
 
 
 @bp.get("/nights/<int:night_id>/settlement")
@@ -102,7 +102,7 @@ def _confirm_void_payment(nt: Night, payment_id: int, form: VoidForm) -> Any:
     if p is None:
         return None
     back = url_for("pages.settlement", night_id=nt.id)
-    amount = money_filter(p.amount, nt.currency)
+    amount = amounts.money(p.amount, nt.currency)
     party = {ledger.POT_PARTY: _("the pot (game leader)")}
     payer, payee = party.get(p.payer, p.payer), party.get(p.payee or "", p.payee)
     if p.kind == "payment":

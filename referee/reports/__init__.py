@@ -16,8 +16,8 @@ import gc
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
-from flask_babel import get_locale
+from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
+from flask_babel import get_locale, refresh
 from flask_babel import gettext as _
 from markupsafe import Markup
 from weasyprint import HTML
@@ -29,18 +29,18 @@ from referee.ledger import by_version, fold, paying, payments, rights
 from referee.models import Match, Night
 from referee.reports import sheet
 from referee.reports.codes import qr_img
-from referee.reports.rounds import VOID_ROWS, balance_grids, num, pot_word, void_grid
+from referee.reports.rounds import VOID_ROWS, balance_grids, pot_word, void_grid
 from referee.reports.rounds import svangknack_grid as grid
 from referee.reports.step import Step
 from referee.round_forms import options_in_words
-from referee.web import pay
+from referee.web import amounts, pay
 from referee.web.caller import caller, grants
 
 bp = Blueprint("reports", __name__)
 
 
 # ``|num`` (an amount of the engine's state in the reader's locale) and ``|pot_word`` for the sheets.
-bp.add_app_template_filter(num, "num")
+bp.add_app_template_filter(amounts.num, "num")
 bp.add_app_template_filter(pot_word, "pot_word")
 
 
@@ -156,6 +156,14 @@ def kept_pdf(night: Night, what: tuple[Any, ...], html: Callable[[], str]) -> by
     """
     return by_version.kept(night, ("pdf", *what, str(get_locale()), request.host_url),
                            lambda: render_pdf(html()), wait=RENDER_WAIT)
+
+
+def in_night_language(night: Night) -> None:
+    """Let the night's language answer for a request that asks for none (``referee.select_locale``): a PDF
+    app opening a sheet's link sends no Accept-Language and has no cookie; it got English before."""
+    if night.language and g.get("night_language") != night.language:
+        g.night_language = night.language
+        refresh()  # a locale already worked out for this request (an error text, the rights check) is forgotten
 
 
 #: Seconds a reader waits for another's render of the same sheet before it renders its own (a sheet of

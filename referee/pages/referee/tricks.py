@@ -31,7 +31,7 @@ from referee.engine.spec import SPECS, spec
 from referee.ledger import idempotency
 from referee.messages import explain
 from referee.models import Match
-from referee.pages import _match, _round_form, bp, expected_seq, round_saved_again, saved_round
+from referee.pages import _match, _round_form, bp, entry_words, expected_seq, round_saved_again, saved_round
 from referee.pages.forms import RoundForm
 from referee.pages.phone_rights import can_edit
 from referee.pages.referee import SUIT_BUTTONS, opened_match
@@ -150,5 +150,5 @@ def round_from_deal(match_id: int) -> Any:
         return _page(match.game, setup, ledger.get_match(match_id), verdict, explain(exc), 422)
     except ledger.Conflict as exc:
         return _page(match.game, setup, exc.match, verdict, explain(exc), 409)
-    flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
+    flash(entry_words.saved(match, rnd), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
