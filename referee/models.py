@@ -106,6 +106,9 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     #: Grows by one with every write to the night, in the write's transaction (the live stream's
     #: event id; see ``referee/ledger/live.py``).
     live_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The language the night was created in ("sv", "de", "en"): its sheets' language for a reader who asks
+    #: for none (a PDF app sends no Accept-Language). None for a night from before it was kept: English.
+    language: Mapped[str | None] = mapped_column(String(5), default=None)
 
     group: Mapped[Group] = relationship(back_populates="nights")
     seats: Mapped[list[NightPlayer]] = relationship(order_by="NightPlayer.position",

@@ -20,6 +20,13 @@ from referee.engine.spec import SPECS
 from referee.engine.vocab import CLOSE_HOWS, EventKind
 from referee.models import MAX_ID
 
+#: A night's language (``Night.language``): its sheets' language for a reader who asks for none.
+_LANGUAGE: dict[str, Any] = {
+    "type": "string", "enum": ["en", "sv", "de"],
+    "description": "The language the night was created in: its sheets (settlement.pdf, protocol.pdf) use it "
+                   "unless the request asks for another (?lang=, the language switch, Accept-Language). "
+                   "On create: as given, else the request's Accept-Language; null for a night from before."}
+
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
     return {"content": {"application/json": {"schema": schema}}}
@@ -150,12 +157,15 @@ def document() -> dict[str, Any]:
                                    "group_token": {"type": "string"},
                                    "date": {"type": "string", "format": "date"}, "place": {"type": "string"},
                                    "leader": {"type": "string", "description": "The player who collects and "
-                                                                               "pays out (?plan=leader)."}}},
+                                                                               "pays out (?plan=leader)."},
+                                   "language": _LANGUAGE}},
         "Night": {"type": "object", "required": ["id", "name", "currency", "players", "balances", "matches"],
                   "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
                                  "currency": {"type": "string"}, "players": _NAMES,
                                  "date": {"type": ["string", "null"]}, "place": {"type": "string"},
                                  "leader": {"type": "string"}, "group": {"type": "string"},
+                                 "language": {**_LANGUAGE, "type": ["string", "null"],
+                                              "enum": [*_LANGUAGE["enum"], None]},
                                  "pots": {**_MONEY, "description": "Money still in pots (open matches, carried "
                                                                    "pots): not any player's yet."},
                                  "balances": players_money,

@@ -16,14 +16,14 @@ from wtforms.fields.choices import SelectChoice
 from referee import ledger, round_forms
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
-from referee.engine.spec import spec, title
+from referee.engine.spec import spec
 from referee.ledger import idempotency, tables
 from referee.messages import explain
-from referee.models import Match
-from referee.pages import _field_error, _match, _night, bp, error_rows, guest_pages, offline
+from referee.models import Match, Round
+from referee.pages import _field_error, _match, _night, bp, entry_words, error_rows, guest_pages, offline
 from referee.pages.forms import CloseForm, MatchForm, RoundForm, VoidForm, option_texts, options_from, seats_from
 from referee.pages.phone_rights import can_edit
-from referee.web import idempotent
+from referee.web import idempotent, titles
 
 #: How many of the latest rounds the match page lists (the rest: "show all").
 HISTORY = 10
@@ -149,7 +149,7 @@ def add_round(match_id: int) -> Any:
         return render_match(ledger.get_match(match_id), error=exc, posted=request.form, status=422)
     except ledger.Conflict as exc:
         return render_match(exc.match, stale=request.form, status=409, conflict=explain(exc))
-    return round_saved(match_id, rnd.seq)
+    return round_saved(m, rnd)
 
 
 #: Where the page after a save goes: the note saying what was saved, right above the next round's form (its
@@ -158,14 +158,14 @@ def add_round(match_id: int) -> Any:
 SAVED_ANCHOR = "saved"
 
 
-def round_saved(match_id: int, seq: int) -> Any:
+def round_saved(match: Match, rnd: Round) -> Any:
     """The answer to a saved round: the match page, scrolled to the next round's form, saying what was saved.
 
     The flash's category carries the round's number (``saved N``): the match page shows the note above its form
     with that round's line of the history (what was saved), not at the top of the page, which the scroll leaves.
     """
-    flash(_("Round %(n)s saved.", n=seq), f"saved {seq}")
-    return redirect(url_for("pages.match", match_id=match_id, _anchor=SAVED_ANCHOR))
+    flash(entry_words.saved(match, rnd), f"saved {rnd.seq}")
+    return redirect(url_for("pages.match", match_id=match.id, _anchor=SAVED_ANCHOR))
 
 
 def saved_round(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
@@ -175,7 +175,7 @@ def saved_round(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
 
 def round_saved_again(match_id: int, done: idempotency.Replayed) -> Any:
     """The answer to a round form sent again with its key: nothing entered, the first round named."""
-    flash(_("Round %(n)s was already saved; it counts once.", n=done.body.get("round", "?")), "ok")
+    flash(entry_words.saved_again(ledger.get_match(match_id), done.body.get("round")), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
 
 
@@ -191,13 +191,14 @@ def void_round(match_id: int, seq: int) -> Any:
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400, _("The form has expired; reload the page."))
+        said = entry_words.voided(m, rnd)  # named while it still counts
         try:  # a resent entry of the phone's queue is made once
             with offline.once():
                 ledger.void_round(match_id, seq, form.reason.data or "", idem=offline.page_idem())
         except (RuleViolation, BadInput) as exc:
             error = exc
         else:
-            flash(_("Round %(n)s is void; the match was recomputed without it.", n=seq), "ok")
+            flash(said, "ok")
             return redirect(url_for("pages.match", match_id=match_id))
     summary = f"pages/summary_{m.game if m.game in PAGE_GAMES else 'generic'}.html"
     changes, refused = _void_preview(match_id, seq) if not rnd.void and error is None else (None, None)
@@ -240,7 +241,7 @@ def close_match(match_id: int) -> Any:
         return render_template("pages/close_confirm.html", match=m, night=m.night, form=form, to=to,
                                pot=form.pot.data, state=ledger.state_of(m), title=_("Close the match?"),
                                back=back, back_label=_("Back to the match"), action=request.path,
-                               crumb=f"{title(m.game)} #{m.id}",
+                               crumb=titles.match_title(m),
                                fields={"pot": form.pot.data, "to": to}, button=_("Close the match"),
                                button_id="confirm-close", box_id="close-confirm")
     try:  # a resent entry of the phone's queue is made once

@@ -16,7 +16,7 @@ import gc
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -26,21 +26,22 @@ from referee import exports, ledger
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
 from referee.engine.spec import spec
 from referee.ledger import by_version, fold, paying, payments, rights
+from referee.messages import relocale
 from referee.models import Match, Night
 from referee.reports import sheet
 from referee.reports.codes import qr_img
-from referee.reports.rounds import VOID_ROWS, balance_grids, num, pot_word, void_grid
+from referee.reports.rounds import VOID_ROWS, balance_grids, pot_word, void_grid
 from referee.reports.rounds import svangknack_grid as grid
 from referee.reports.step import Step
 from referee.round_forms import options_in_words
-from referee.web import balance_lines, pay
+from referee.web import amounts, balance_lines, pay
 from referee.web.caller import caller, grants
 
 bp = Blueprint("reports", __name__)
 
 
 # ``|num`` (an amount of the engine's state in the reader's locale) and ``|pot_word`` for the sheets.
-bp.add_app_template_filter(num, "num")
+bp.add_app_template_filter(amounts.num, "num")
 bp.add_app_template_filter(pot_word, "pot_word")
 
 
@@ -152,10 +153,20 @@ def kept_pdf(night: Night, what: tuple[Any, ...], html: Callable[[], str]) -> by
     (45 s before issue 45.6). The first reader renders, the others at the
     same moment wait for its answer (:mod:`referee.ledger.by_version`, which
     forgets it when the night changes). Only a request that may read the
-    sheet gets here.
+    sheet gets here. The sheet is in the night's language unless the request
+    asks for one (:func:`in_night_language`).
     """
+    in_night_language(night)
     return by_version.kept(night, ("pdf", *what, str(get_locale()), request.host_url),
                            lambda: render_pdf(html()), wait=RENDER_WAIT)
+
+
+def in_night_language(night: Night) -> None:
+    """Let the night's language answer for a request that asks for none (``referee.select_locale``): a PDF
+    app opening a sheet's link sends no Accept-Language and has no cookie; it got English before."""
+    if night.language and g.get("night_language") != night.language:
+        g.night_language = night.language
+        relocale()  # a locale already worked out for this request (an error text, the rights check) is forgotten
 
 
 #: Seconds a reader waits for another's render of the same sheet before it renders its own (a sheet of

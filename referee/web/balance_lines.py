@@ -16,10 +16,10 @@ from flask import current_app
 from flask_babel import get_translations
 
 from referee.engine import why as engine_why
-from referee.engine.spec import title
 from referee.ledger import explain as ledger_explain
 from referee.ledger.inputs import night_money
 from referee.models import Night
+from referee.web import titles
 
 
 def _fmt(night: Night) -> Callable[[int], str]:
@@ -67,14 +67,20 @@ def explained_json(night: Night, exp: ledger_explain.Explanation) -> dict[str, A
             "lines": lines}
 
 
+def _head(night: Night, game: str | None, match_id: int | None) -> str:
+    """A group's heading: the match as the table counts it ("Kul 2", referee/web/titles.py), never its id."""
+    if match_id is None or not game:
+        return ""
+    return titles.numbered(game, titles.match_numbers(night.id).get(match_id, 0))
+
+
 def rows(night: Night, exp: ledger_explain.Explanation) -> list[dict[str, Any]]:
     """The lines grouped by match for a page or the sheet: each group's heading and its lines as text."""
     fmt, translate = _fmt(night), _translator()
     groups = []
     for match_id, lines in exp.by_match():
         game = lines[0].game
-        head = f"{title(game)} #{match_id}" if match_id is not None and game else ""
-        groups.append({"match": match_id, "head": head, "lines": [
+        groups.append({"match": match_id, "head": _head(night, game, match_id), "lines": [
             {"kind": line.kind, "round": line.round, "amount": line.amount, "rule": line.rule,
              "why": sentence(line, fmt, translate)} for line in lines]})
     return groups
@@ -98,7 +104,7 @@ def compact(night: Night, exp: ledger_explain.Explanation) -> dict[str, Any]:
                 key = part.text(translate, lambda _minor: "…")
                 refs.append(str(legend.setdefault(key, len(legend) + 1)))
             out.append({"round": line.round, "amount": line.amount, "refs": "+".join(refs)})
-        groups.append({"head": f"{title(game)} #{match_id}" if match_id is not None and game else "", "lines": out})
+        groups.append({"head": _head(night, game, match_id), "lines": out})
     return {"balance": exp.balance, "groups": groups, "legend": [(n, key) for key, n in legend.items()]}
 
 

@@ -151,4 +151,4 @@ def round_from_deal(match_id: int) -> Any:
         return _page(match.game, setup, ledger.get_match(match_id), verdict, explain(exc), 422)
     except ledger.Conflict as exc:
         return _page(match.game, setup, exc.match, verdict, explain(exc), 409)
-    return round_saved(match_id, rnd.seq)
+    return round_saved(match, rnd)
