@@ -3,6 +3,12 @@
 Written by hand next to the routes so that the contract of ``shared/API.md``
 and what we added to it are documented in one place; a test checks that every
 API route appears here.
+
+Over 400 lines as one piece: most of it is one literal, the paths of the
+nights, matches and payments with their schemas, read top to bottom like the
+contract; the other areas have their own modules (``openapi_games``,
+``openapi_tournaments``, ``openapi_explain``, ``openapi_corrections``), which
+add their paths here.
 """
 
 from __future__ import annotations

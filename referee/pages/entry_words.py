@@ -29,6 +29,17 @@ def _dot_player(match: Match, rnd: Round) -> str | None:
     return str(dot.get("player", "")) if isinstance(dot, dict) else None
 
 
+def label(match: Match, seq: int) -> str:
+    """An entry of the log (by ``seq``) as the table names it: "Deal 3", "Game 2", "Round 4"."""
+    n = entry_numbers(match).get(seq, seq)
+    word = _word(match)
+    if word == "deal":
+        return _("Deal %(n)s", n=n)
+    if word == "game":
+        return _("Game %(n)s", n=n)
+    return _("Round %(n)s", n=n)
+
+
 def void_title(rnd: Round) -> str:
     """The void page's title and button: "Void deal 3", "Reopen the match", "Void the dot of Bo"."""
     match = rnd.match
