@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import jsonify
 
-from referee.api import bp, openapi_games, openapi_tournaments
+from referee.api import bp, openapi_games, openapi_ratings, openapi_tournaments
 from referee.api.openapi_games import CARD as _CARD
 from referee.api.openapi_games import MONEY as _MONEY
 from referee.api.openapi_games import NAMES as _NAMES
@@ -368,7 +368,9 @@ def document() -> dict[str, Any]:
     }
     paths |= openapi_tournaments.paths(_op, _IDEM, _VIEW)
     schemas |= openapi_tournaments.schemas()
-    ids = OPERATION_IDS | openapi_tournaments.OPERATION_IDS
+    paths |= openapi_ratings.paths(_op)
+    schemas |= openapi_ratings.schemas()
+    ids = OPERATION_IDS | openapi_tournaments.OPERATION_IDS | openapi_ratings.OPERATION_IDS
     for path in ("/api/nights", "/api/tournaments", "/api/import"):  # each creates a night (referee/bounds.py)
         paths[path]["post"]["responses"]["429"] = _resp(
             "This address has created as many nights and tournaments within the hour as one address may "
