@@ -1,8 +1,12 @@
 """A group's skill ratings per game (issue 47): who plays best, whatever the stakes.
 
-Reading only, computed from the log on every read (bench/ratings.py: a
-52-night season of 300 matches is well within its 50 ms goal, and nothing
-kept can disagree with the log after a void, a correction or an import).
+Reading only. Computed from the log, with two things kept in the process
+(never in the database, so nothing kept can disagree with the log after a
+void, a correction or an import): each finished match's ranking, under its
+snapshot version, and each group's ratings after the contests last rated,
+so a read after a match finishes rates that one match. bench/ratings.py: a
+52-night season of 300 matches costs about 135 ms of CPU from the log
+(Schwimmen's ranking folds each match's whole log), 16 ms kept; docs/speed.md.
 
 Each finished match of the group's nights is one contest, ranked by the
 game's own ranking of a table (:func:`referee.ledger.standings.table_ranking`,
@@ -22,6 +26,7 @@ time, then the night's own order of them (an import keeps that order).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date as Date
@@ -32,7 +37,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from referee.engine.vocab import MatchStatus
-from referee.ledger import standings
+from referee.ledger import fold, standings
+from referee.lru import LRU, MiB
 from referee.models import Group, Match, Night, db
 
 #: The model every rating is computed with: its defaults, the same on every server.
@@ -75,36 +81,82 @@ def contests(nights: Iterable[Night]) -> list[tuple[Night, Match]]:
     return out
 
 
-def rate(ranked: Iterable[tuple[str, object, Sequence[tuple[str, int]]]]) -> dict[str, list[Rated]]:
-    """Ratings per game from contests in order: ``(game, night, [(player, place), ...])``, places as in sport.
+class Rating:
+    """Ratings per game being built, contest after contest (kept between reads: see :func:`ratings`)."""
 
-    ``night`` is anything that tells one night from the next (a point of a
-    player's trend is added when the night changes). Each game's players
-    come out best first (by rating, then name).
-    """
-    games: dict[str, dict[str, Rated]] = {}
-    last_night: dict[tuple[str, str], object] = {}
-    for game, night, ranking in ranked:
+    def __init__(self) -> None:
+        self.games: dict[str, dict[str, Rated]] = {}
+        self.last_night: dict[tuple[str, str], object] = {}
+
+    def add(self, game: str, night: object, ranking: Sequence[tuple[str, int]]) -> None:
+        """One contest: ``ranking`` best first with places as in sport; ``night`` tells one night from the next
+        (a point of a player's trend per night)."""
         if len(ranking) < 2:
-            continue
-        table = games.setdefault(game, {})
+            return
+        table = self.games.setdefault(game, {})
         rows = [table.setdefault(name, Rated(name, MODEL.mu, MODEL.sigma)) for name, _place in ranking]
         teams = [[MODEL.rating(mu=row.mu, sigma=row.sigma)] for row in rows]
         after = MODEL.rate(teams, ranks=[float(place) for _name, place in ranking])
         for row, (new,) in zip(rows, after, strict=True):
             row.mu, row.sigma = float(new.mu), float(new.sigma)
             row.matches += 1
-            if last_night.get((game, row.player)) is night and row.trend:
+            if self.last_night.get((game, row.player)) == night and row.trend:
                 row.trend[-1] = row.rating
             else:
                 row.trend.append(row.rating)
-            last_night[(game, row.player)] = night
-    return {game: sorted(table.values(), key=lambda r: (-r.rating, r.player)) for game, table in sorted(games.items())}
+            self.last_night[(game, row.player)] = night
+
+    def result(self) -> dict[str, list[Rated]]:
+        """Each game's players best first (by rating, then name)."""
+        return {game: sorted(table.values(), key=lambda r: (-r.rating, r.player))
+                for game, table in sorted(self.games.items())}
 
 
-def ratings(nights: Iterable[Night]) -> dict[str, list[Rated]]:
-    """Each game's ratings from the finished matches of ``nights`` (any order: they are sorted as played)."""
-    return rate((match.game, night, standings.table_ranking(match)) for night, match in contests(nights))
+#: A finished match's ranking under :func:`referee.ledger.fold.identity`, with the match's creation time and
+#: snapshot version it was read at: every round, void or close changes the version, so a kept ranking is
+#: never stale. Schwimmen's ranking folds the match's whole log (1.4 ms a match): without this, a season of
+#: 100 Schwimmen matches cost 150 ms a read (bench/ratings.py).
+_RANKINGS: LRU[tuple[str, int], tuple[datetime, int, list[tuple[str, int]]]] = LRU(20_000, budget=16 * MiB)
+#: Per database and group: the contests (identity, creation time, version) rated last, and the ratings after
+#: them. A read whose contests begin with those rates only the new ones (a match just finished, in the
+#: season's last night); any other change (a void, a correction, a night dated earlier) rates all again.
+_KEPT: LRU[tuple[str, int], tuple[tuple[object, ...], Rating]] = LRU(256, budget=16 * MiB)
+
+
+def ranking(match: Match) -> list[tuple[str, int]]:
+    """The match's ranking by its game (:func:`referee.ledger.standings.table_ranking`), kept as above."""
+    key = fold.identity(match)
+    kept = _RANKINGS.get(key)
+    if kept is not None and kept[:2] == (match.created_at, match.snapshot.version):
+        return kept[2]
+    made = list(standings.table_ranking(match))
+    _RANKINGS.put(key, (match.created_at, match.snapshot.version, made))
+    return made
+
+
+def ratings(nights: Iterable[Night], keep: tuple[str, int] | None = None) -> dict[str, list[Rated]]:
+    """Each game's ratings from the finished matches of ``nights`` (any order: they are sorted as played).
+
+    ``keep``: where to keep the result (:data:`_KEPT`), so the next read rates only what was added.
+    """
+    played = contests(nights)
+    keys = tuple((fold.identity(m), m.created_at, m.snapshot.version, night_key(n)) for n, m in played)
+    kept = _KEPT.get(keep) if keep is not None else None
+    done = 0
+    built = Rating()
+    if kept is not None and keys[:len(kept[0])] == kept[0]:
+        done, built = len(kept[0]), copy.deepcopy(kept[1])
+    for night, match in played[done:]:
+        built.add(match.game, night.id, ranking(match))
+    if keep is not None:
+        _KEPT.put(keep, (keys, copy.deepcopy(built)))
+    return built.result()
+
+
+def clear() -> None:
+    """Forget every kept ranking and rating (tests, and the benchmark's figure from the log)."""
+    _RANKINGS.clear()
+    _KEPT.clear()
 
 
 def group_nights(group: Group) -> list[Night]:
@@ -115,7 +167,7 @@ def group_nights(group: Group) -> list[Night]:
 
 def group_ratings(group: Group) -> dict[str, list[Rated]]:
     """The group's ratings per game (API.md "Groups", ``ratings``)."""
-    return ratings(group_nights(group))
+    return ratings(group_nights(group), keep=(str(db.engine.url), group.id))
 
 
 def of_game(group: Group, game: str) -> dict[str, float]:

@@ -141,3 +141,20 @@ def test_ratings_survive_export_import_and_any_reading_order(client: Any, tmp_pa
         for seed in range(4):
             random.Random(seed).shuffle(mine)
             assert ratings_json(ratings.ratings(mine)) == original
+
+
+def test_kept_ratings_are_the_ratings_from_the_log(client: Any) -> None:
+    """A read after a match finished (in the last night: only it is rated; in an earlier night: all again)
+    gives what a read with nothing kept gives."""
+    from referee.ledger import fold, ratings
+
+    token, apis = play_season(client)
+    before = ratings_of(client, token)
+    for api, tricks in ((apis[-1], ["Cia"] * 3), (apis[0], ["Dan"] * 3)):
+        play_kul(api, ["Anna", "Cia", "Dan"], "1.00", tricks)
+        kept = ratings_of(client, token)
+        assert kept != before
+        ratings.clear()
+        fold.clear()
+        assert ratings_of(client, token) == kept
+        before = kept
