@@ -54,6 +54,16 @@ class Rated:
     sigma: float
     matches: int = 0
     trend: list[float] = field(default_factory=list)
+    nights: list[object] = field(default_factory=list)  # the night of each point of the trend
+
+    def after(self, nights: Sequence[object]) -> list[float]:
+        """The rating after each of ``nights`` (a game's, in order): 0 (mu - 3 sigma of a new player) before
+        the player's first, and unchanged over a night they missed."""
+        at = dict(zip(self.nights, self.trend, strict=True))
+        out: list[float] = []
+        for night in nights:
+            out.append(at.get(night, out[-1] if out else 0.0))
+        return out
 
     @property
     def rating(self) -> float:
@@ -87,6 +97,8 @@ class Rating:
     def __init__(self) -> None:
         self.games: dict[str, dict[str, Rated]] = {}
         self.last_night: dict[tuple[str, str], object] = {}
+        #: Per game, the nights it was played in, in order (a chart's x axis).
+        self.nights: dict[str, list[object]] = {}
 
     def add(self, game: str, night: object, ranking: Sequence[tuple[str, int]]) -> None:
         """One contest: ``ranking`` best first with places as in sport; ``night`` tells one night from the next
@@ -94,6 +106,9 @@ class Rating:
         if len(ranking) < 2:
             return
         table = self.games.setdefault(game, {})
+        played = self.nights.setdefault(game, [])
+        if not played or played[-1] != night:
+            played.append(night)
         rows = [table.setdefault(name, Rated(name, MODEL.mu, MODEL.sigma)) for name, _place in ranking]
         teams = [[MODEL.rating(mu=row.mu, sigma=row.sigma)] for row in rows]
         after = MODEL.rate(teams, ranks=[float(place) for _name, place in ranking])
@@ -104,6 +119,7 @@ class Rating:
                 row.trend[-1] = row.rating
             else:
                 row.trend.append(row.rating)
+                row.nights.append(night)
             self.last_night[(game, row.player)] = night
 
     def result(self) -> dict[str, list[Rated]]:
@@ -134,8 +150,13 @@ def ranking(match: Match) -> list[tuple[str, int]]:
     return made
 
 
-def ratings(nights: Iterable[Night], keep: tuple[str, int] | None = None) -> dict[str, list[Rated]]:
-    """Each game's ratings from the finished matches of ``nights`` (any order: they are sorted as played).
+def ratings(nights: Iterable[Night]) -> dict[str, list[Rated]]:
+    """Each game's ratings from the finished matches of ``nights`` (any order: they are sorted as played)."""
+    return table(nights).result()
+
+
+def table(nights: Iterable[Night], keep: tuple[str, int] | None = None) -> Rating:
+    """The ratings of ``nights``' finished matches, with each game's nights (:func:`ratings`).
 
     ``keep``: where to keep the result (:data:`_KEPT`), so the next read rates only what was added.
     """
@@ -150,7 +171,7 @@ def ratings(nights: Iterable[Night], keep: tuple[str, int] | None = None) -> dic
         built.add(match.game, night.id, ranking(match))
     if keep is not None:
         _KEPT.put(keep, (keys, copy.deepcopy(built)))
-    return built.result()
+    return built
 
 
 def clear() -> None:
@@ -165,9 +186,14 @@ def group_nights(group: Group) -> list[Night]:
                                      .options(selectinload(Night.matches).joinedload(Match.snapshot))))
 
 
+def group_table(group: Group) -> Rating:
+    """The group's ratings, kept between reads (:func:`table`)."""
+    return table(group_nights(group), keep=(str(db.engine.url), group.id))
+
+
 def group_ratings(group: Group) -> dict[str, list[Rated]]:
     """The group's ratings per game (API.md "Groups", ``ratings``)."""
-    return ratings(group_nights(group), keep=(str(db.engine.url), group.id))
+    return group_table(group).result()
 
 
 def of_game(group: Group, game: str) -> dict[str, float]:
