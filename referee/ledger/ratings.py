@@ -27,19 +27,18 @@ time, then the night's own order of them (an import keeps that order).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date as Date
 from datetime import datetime
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
 from referee.engine.vocab import MatchStatus
 from referee.ledger import fold, standings
 from referee.lru import LRU, MiB
-from referee.models import Group, Match, Night, db
+from referee.models import Group, Match, Night, Snapshot, db
 
 #: The model every rating is computed with: its defaults, the same on every server.
 MODEL = PlackettLuce()
@@ -81,14 +80,30 @@ def played_order(nights: Iterable[Night]) -> list[Night]:
     return sorted(nights, key=night_key)
 
 
-def contests(nights: Iterable[Night]) -> list[tuple[Night, Match]]:
-    """Every finished match of ``nights`` in the order played: nights by :func:`night_key`, then each night's
-    matches by creation time (ties in the night's order)."""
-    out: list[tuple[Night, Match]] = []
-    for night in played_order(nights):
-        ordered = sorted(enumerate(night.matches), key=lambda item: (item[1].created_at, item[0]))
-        out.extend((night, match) for _k, match in ordered if match.status == MatchStatus.CLOSED)
-    return out
+@dataclass(frozen=True)
+class Contest:
+    """One finished match to rate, as its place in the order played and what its kept ranking is filed under.
+
+    Sorted by the night's :func:`night_key` (its id only between nights alike in all of that), then the
+    match's creation time, then its id (an import keeps a night's matches in their order, so within a night
+    the ids keep theirs).
+    """
+
+    night: tuple[Date, datetime, str]
+    night_id: int
+    created_at: datetime
+    match_id: int
+    game: str
+    version: int
+
+    def order(self) -> tuple[Date, datetime, str, int, datetime, int]:
+        return (*self.night, self.night_id, self.created_at, self.match_id)
+
+
+def contests(nights: Iterable[Night]) -> list[Contest]:
+    """Every finished match of ``nights`` (loaded with their matches) in the order played."""
+    return sorted((Contest(night_key(n), n.id, m.created_at, m.id, m.game, m.snapshot.version)
+                   for n in nights for m in n.matches if m.status == MatchStatus.CLOSED), key=Contest.order)
 
 
 class Rating:
@@ -139,6 +154,11 @@ _RANKINGS: LRU[tuple[str, int], tuple[datetime, int, list[tuple[str, int]]]] = L
 _KEPT: LRU[tuple[str, int], tuple[tuple[object, ...], Rating]] = LRU(256, budget=16 * MiB)
 
 
+def _kept_ranking(url: str, contest: Contest) -> list[tuple[str, int]] | None:
+    kept = _RANKINGS.get((url, contest.match_id))
+    return kept[2] if kept is not None and kept[:2] == (contest.created_at, contest.version) else None
+
+
 def ranking(match: Match) -> list[tuple[str, int]]:
     """The match's ranking by its game (:func:`referee.ledger.standings.table_ranking`), kept as above."""
     key = fold.identity(match)
@@ -152,23 +172,29 @@ def ranking(match: Match) -> list[tuple[str, int]]:
 
 def ratings(nights: Iterable[Night]) -> dict[str, list[Rated]]:
     """Each game's ratings from the finished matches of ``nights`` (any order: they are sorted as played)."""
-    return table(nights).result()
+    nights = list(nights)
+    found = {m.id: m for n in nights for m in n.matches}
+    return table(contests(nights), lambda ids: {i: found[i] for i in ids}).result()
 
 
-def table(nights: Iterable[Night], keep: tuple[str, int] | None = None) -> Rating:
-    """The ratings of ``nights``' finished matches, with each game's nights (:func:`ratings`).
+def table(played: Sequence[Contest], load: Callable[[list[int]], dict[int, Match]],
+          keep: tuple[str, int] | None = None) -> Rating:
+    """The ratings of the contests ``played`` (in order), with each game's nights; ``load`` gives the matches
+    of the ids it is asked for (only those rated now).
 
     ``keep``: where to keep the result (:data:`_KEPT`), so the next read rates only what was added.
     """
-    played = contests(nights)
-    keys = tuple((fold.identity(m), m.created_at, m.snapshot.version, night_key(n)) for n, m in played)
+    url = str(db.engine.url)
+    keys = tuple((url, c.match_id, c.created_at, c.version, c.night) for c in played)
     kept = _KEPT.get(keep) if keep is not None else None
     done = 0
     built = Rating()
     if kept is not None and keys[:len(kept[0])] == kept[0]:
         done, built = len(kept[0]), copy.deepcopy(kept[1])
-    for night, match in played[done:]:
-        built.add(match.game, night.id, ranking(match))
+    new = [(c, _kept_ranking(url, c)) for c in played[done:]]
+    matches = load([c.match_id for c, known in new if known is None])
+    for contest, known in new:
+        built.add(contest.game, contest.night_id, known if known is not None else ranking(matches[contest.match_id]))
     if keep is not None:
         _KEPT.put(keep, (keys, copy.deepcopy(built)))
     return built
@@ -180,15 +206,33 @@ def clear() -> None:
     _KEPT.clear()
 
 
-def group_nights(group: Group) -> list[Night]:
-    """The group's nights with their matches and snapshots (two queries, none per night)."""
-    return list(db.session.scalars(select(Night).where(Night.group_id == group.id)
-                                     .options(selectinload(Night.matches).joinedload(Match.snapshot))))
+def group_contests(group: Group) -> list[Contest]:
+    """The group's finished matches in the order played, read as plain rows (one query).
+
+    Rows, not objects: a tournament player's own view shows their rating on every fetch, and loading every
+    table's match and snapshot for it made that page's statements grow with the tables (a snapshot read
+    without its state is read again, row by row, by the settlement of the same page).
+    """
+    rows = db.session.execute(
+        select(Night.id, Night.date, Night.created_at, Night.name, Match.id, Match.created_at, Match.game,
+               Snapshot.version)
+        .join(Match, Match.night_id == Night.id).join(Snapshot, Snapshot.match_id == Match.id)
+        .where(Night.group_id == group.id, Match.status == MatchStatus.CLOSED))
+    return sorted((Contest((day or created.date(), created, name), nid, made, mid, game, version)
+                   for nid, day, created, name, mid, made, game, version in rows), key=Contest.order)
+
+
+def _matches(ids: list[int]) -> dict[int, Match]:
+    """The matches of ``ids`` with their snapshots (a query per 500), for the rankings not kept yet."""
+    out: dict[int, Match] = {}
+    for at in range(0, len(ids), 500):
+        out.update((m.id, m) for m in db.session.scalars(select(Match).where(Match.id.in_(ids[at:at + 500]))))
+    return out
 
 
 def group_table(group: Group) -> Rating:
     """The group's ratings, kept between reads (:func:`table`)."""
-    return table(group_nights(group), keep=(str(db.engine.url), group.id))
+    return table(group_contests(group), _matches, keep=(str(db.engine.url), group.id))
 
 
 def group_ratings(group: Group) -> dict[str, list[Rated]]:

@@ -97,3 +97,18 @@ def test_standings_seating_seats_series_two_by_the_standings(client: Any) -> Non
     for better, worse in pairwise(tables):  # best together: no one below a worse table
         assert max(place[p] for p in better) <= min(place[p] for p in worse)
     assert {p for t in first for p in t["players"][-1:]} == set(tables[0])  # the three winners together
+
+
+def test_a_players_own_view_shows_their_rating_and_its_trend(client: Any) -> None:
+    token = rated_group(client)
+    made = create(client, game="kul", players=RATED + NEW, table_size=3, seating="rating", group_token=token)
+    anna = ratings_of(client, token)["kul"][0]
+    assert anna["player"] == "Anna"
+    phone = client.application.test_client()
+    assert phone.get(f"/v/{made['view_token']}").status_code == 302
+    assert phone.post(f"/tournaments/{made['id']}/me", data={"player": "Anna"}).status_code == 302
+    page = phone.get(f"/tournaments/{made['id']}/me").get_data(as_text=True)
+    assert 'id="my-rating"' in page and anna["rating"] in page
+    assert "After each night you played: " + " → ".join(anna["trend"][-8:]) in page
+    assert phone.post(f"/tournaments/{made['id']}/me", data={"player": "Greta"}).status_code == 302
+    assert 'id="my-rating"' not in phone.get(f"/tournaments/{made['id']}/me").get_data(as_text=True)  # unrated
