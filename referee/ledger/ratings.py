@@ -5,8 +5,8 @@ Reading only. Computed from the log, with two things kept in the process
 void, a correction or an import): each finished match's ranking, under its
 snapshot version, and each group's ratings after the contests last rated,
 so a read after a match finishes rates that one match. bench/ratings.py: a
-52-night season of 300 matches costs about 135 ms of CPU from the log
-(Schwimmen's ranking folds each match's whole log), 16 ms kept; docs/speed.md.
+52-night season of 300 matches costs about 140 ms of CPU from the log
+(Schwimmen's ranking folds each match's whole log), 8 ms kept; docs/speed.md.
 
 Each finished match of the group's nights is one contest, ranked by the
 game's own ranking of a table (:func:`referee.ledger.standings.table_ranking`,
