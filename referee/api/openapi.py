@@ -7,7 +7,7 @@ API route appears here.
 Over 400 lines as one piece: most of it is one literal, the paths of the
 nights, matches and payments with their schemas, read top to bottom like the
 contract; the other areas have their own modules (``openapi_games``,
-``openapi_tournaments``, ``openapi_explain``, ``openapi_corrections``), which
+``openapi_tournaments``, ``openapi_explain``, ``openapi_corrections``, ``openapi_ratings``), which
 add their paths here.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import jsonify
 
-from referee.api import bp, openapi_corrections, openapi_explain, openapi_games, openapi_tournaments
+from referee.api import bp, openapi_corrections, openapi_explain, openapi_games, openapi_ratings, openapi_tournaments
 from referee.api.openapi_games import CARD as _CARD
 from referee.api.openapi_games import MONEY as _MONEY
 from referee.api.openapi_games import NAMES as _NAMES
@@ -388,8 +388,10 @@ def document() -> dict[str, Any]:
     schemas |= openapi_explain.schemas()
     paths |= openapi_corrections.paths(_op, _MID, _SEQ, _IDEM)
     schemas |= openapi_corrections.schemas()
+    paths |= openapi_ratings.paths(_op)
+    schemas |= openapi_ratings.schemas()
     ids = (OPERATION_IDS | openapi_tournaments.OPERATION_IDS | openapi_explain.OPERATION_IDS
-           | openapi_corrections.OPERATION_IDS)
+           | openapi_corrections.OPERATION_IDS | openapi_ratings.OPERATION_IDS)
     for path in ("/api/nights", "/api/tournaments", "/api/import"):  # each creates a night (referee/bounds.py)
         paths[path]["post"]["responses"]["429"] = _resp(
             "This address has created as many nights and tournaments within the hour as one address may "
