@@ -87,6 +87,13 @@ def champions(view: dict[str, Any]) -> list[str]:
     return [s["player"] for s in view["standings"] if s["place"] == 1 and s.get("out_in_series") is None]
 
 
+def gone(view: dict[str, Any]) -> set[str]:
+    """Who a finished table of the knockout's current series puts out: "out" (in this series) in the standings at
+    once, not "in" until the next series is drawn (issue 43.3)."""
+    return {p for table in view["tables"] if table.get("through") is not None
+            for p in table["players"] if p not in table["through"]}
+
+
 @bp.get("/tournaments/<int:tournament_id>/hall")
 def hall(tournament_id: int) -> Any:
     found = tournament(tournament_id, edit=False)
@@ -94,6 +101,7 @@ def hall(tournament_id: int) -> Any:
     link = players_link(found.night, found.id)
     return render_template("pages/tournament_hall.html", t=view, night=found.night, grid=layout(view["tables"]),
                            standings=view["standings"][:HALL_STANDINGS], players_url=link, champions=champions(view),
+                           gone=gone(view),
                            players_qr=qr_svg(link, scale=4))
 
 
