@@ -50,7 +50,7 @@ def play_out(base: str, table: dict[str, Any], token: str) -> None:
 
 
 def font_px(page: Any, table: int) -> list[float]:
-    return list(page.evaluate("""t => [...document.querySelectorAll(`.hall-table[data-table="${t}"] .hall-name`)]
+    return list(page.evaluate("""t => [...document.querySelectorAll(`.hall-table[data-table="${t}"] li`)]
         .map(e => parseFloat(getComputedStyle(e).fontSize))""", table))
 
 
