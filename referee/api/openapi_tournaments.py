@@ -35,7 +35,16 @@ OPERATION_IDS = {
 
 def _table(token: bool) -> dict[str, Any]:
     props: dict[str, Any] = {"table": {"type": "integer"}, "match": {"type": "integer"}, "players": NAMES,
-                             "finished": {"type": "boolean"}}
+                             "finished": {"type": "boolean"},
+                             "numbers": {"type": "object", "additionalProperties": {"type": "object"},
+                                         "description": "In the view: each player's count as it stands now, by "
+                                                        "the game (Schwimmen lives, swimming, out; Kul marks "
+                                                        "and balance; Knaker points and dots; the others "
+                                                        "balance, a decimal string)."},
+                             "ahead": {**NAMES, "description": "In the view: whom the table's ranking puts "
+                                                               "first now."},
+                             "through": {**NAMES, "description": "In the view of a knockout, once the table "
+                                                                 "is finished: who goes on."}}
     if token:
         props["table_token"] = {"type": "string", "description": "The table leader's edit right for this "
                                                                  "match only (shown to the organiser only)."}

@@ -363,3 +363,19 @@ def title(name: str) -> str:
     """The game's title for people; a name the registry does not know (an old row's) as it is."""
     known = SPECS.get(name)
     return known.title if known is not None else name
+
+
+def example_stake(name: str, unit: int = 100) -> int:
+    """The smallest whole number of ``unit`` (one unit in minor units) the game's own start accepts as a stake:
+    what a form suggests. Asked of the rules, not written down, so that a form never suggests a stake the
+    game refuses (Svängknack's pot splits into three tricks, SK-2: 3.00, not 1.00)."""
+    game = spec(name)
+    seats = tuple(f"p{i}" for i in range(game.min_players))
+    options = game.Options()
+    for units in range(1, 100):
+        try:
+            game.start(seats, seats[0], units * unit, options)
+        except RuleViolation:
+            continue
+        return units * unit
+    return unit

@@ -12,9 +12,11 @@ from typing import Any
 
 from sqlalchemy import select
 
+from referee.engine import table_counts
 from referee.engine import tournament as draw
+from referee.engine.money import Money
 from referee.engine.vocab import MatchStatus
-from referee.ledger import by_version, inputs, standings
+from referee.ledger import by_version, fold, inputs, standings
 from referee.ledger.tournaments import current_tables
 from referee.models import Tournament, TournamentTable, db
 
@@ -24,6 +26,31 @@ def table_json(table: TournamentTable, *, token: bool) -> dict[str, Any]:
     out = {"table": table.number, "match": table.match_id, "players": list(table.match.seats),
            "finished": table.match.status == MatchStatus.CLOSED}
     return out | ({"table_token": table.token} if token else {})
+
+
+def in_play(tourn: Tournament, table: TournamentTable, money: Money, *, minor: bool, last: bool) -> dict[str, Any]:
+    """A current table's play as it stands (API.md: ``numbers``, ``ahead``, and once a knockout table is
+    finished ``through``): the game's own count per player, so that the hall shows every saved game, not only
+    the end of a table (issue 43.3). ``last``: the table is the series' only one (a knockout's final: its
+    first place is through to the title)."""
+    state = fold.state_of(table.match)
+    ranking = standings.table_ranking(table.match)
+    best = [name for name, place in ranking if place == 1]
+    lead = dict(zip(state.players, table_counts.lead(state), strict=True))
+    top = max((lead[name] for name in best), default=0)
+    numbers: dict[str, Any] = {}
+    for name, count in zip(state.players, table_counts.counts(state), strict=True):
+        shown: dict[str, Any] = dict(count)
+        if "balance" in count:
+            shown["balance"] = money.format(int(count["balance"]))
+            if minor:
+                shown["minor"] = int(count["balance"])
+        numbers[name] = shown
+    out: dict[str, Any] = {"numbers": numbers, "ahead": [name for name in best if lead[name] == top]}
+    if tourn.format == draw.Format.KNOCKOUT and table.match.status == MatchStatus.CLOSED:
+        out["through"] = best if last else list(draw.advancing(ranking, tourn.advance, tourn.seed, table.series,
+                                                                table.number))
+    return out
 
 
 def view(tourn: Tournament, *, organiser: bool, minor: bool = False) -> dict[str, Any]:
@@ -45,6 +72,8 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
     tables = standings.tables_of(tourn)
     rows = standings.standings(tourn, tables)
     knockout = tourn.format == draw.Format.KNOCKOUT
+    current = current_tables(tourn, tables)
+    last = len(current) == 1
     out: dict[str, Any] = {
         "id": tourn.id, "night": tourn.night_id, "name": tourn.name, "game": tourn.game, "format": tourn.format,
         "series": tourn.current_series, "of": tourn.series_count, "finished": tourn.finished,
@@ -52,7 +81,8 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
         "entry_fee": money.format(tourn.entry_fee),
         "pool": money.format(tourn.entry_fee * len(rows)),
         "prize_split": list(tourn.prizes), "seating": tourn.seating,
-        "tables": [table_json(t, token=organiser) for t in current_tables(tourn, tables)],
+        "tables": [table_json(t, token=organiser) | in_play(tourn, t, money, minor=minor, last=last)
+                   for t in current],
         "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
                        "matches": r.matches}
                       | ({"minor": r.result} if minor else {})

@@ -36,26 +36,44 @@ bp = Blueprint("hall", __name__)
 HALL_STANDINGS = 16
 
 
-def layout(tables: list[dict[str, Any]]) -> dict[str, int]:
-    """Columns and rows of the hall's table grid, and its type size in tenths of the screen's height (``fs-<n>``).
+#: A name longer than this many characters wraps onto more lines at its own table instead of shrinking the type.
+WRAP = 14
+#: Characters a player's numbers take beside the name ("2 liv", "−12,50"), at .8 of the type (``.hall-count``).
+NUMBER = 6
 
-    Why computed here: the type must be as large as the room allows and
-    still fit every table, and every name whole, on one 16:9 screen, so it
-    follows the number of tables, their size and the longest name rather
-    than a fixed scale. The grid's width is about 128 hundredths of the
+
+def layout(tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """Columns and rows of the hall's table grid, and each table's type size in tenths of the screen's height
+    (``sizes``: table number → ``fs-<n>``).
+
+    Why computed here, and per table: the type must be as large as the room
+    allows and still fit every table on one 16:9 screen, so it follows the
+    number of tables and their size; and each table's own names and numbers,
+    so that one long name wraps and shrinks its own table a little, never
+    every table's names (a 28-character name took every name from about 40 to
+    22.7 px, issue 43.3). The grid's width is about 128 hundredths of the
     screen's height (a 16:9 screen less the standings), 140 when more than
-    16 tables narrow the standings (``many``); a character of DejaVu Sans is
+    16 tables narrow the standings (``many``: then the tables show names
+    only, the numbers do not fit beside them); a character of DejaVu Sans is
     about 0.62 of the type size, the seat numbers take 1.6 more.
     """
     count = max(1, len(tables))
-    seats = max((len(t["players"]) for t in tables), default=4)
-    longest = max((len(p) for t in tables for p in t["players"]), default=8)
     cols = max(1, min(8, math.ceil(math.sqrt(count * 1.6))))
     rows = math.ceil(count / cols)
-    by_height = 820 // (rows * (seats + 2))  # a table's card: its number, its seats, and room between the cards
     many = count > 16
-    by_width = int(10 * ((140 if many else 128) / cols - 1.5) / (0.62 * max(longest, 6) + 1.6))
-    return {"cols": cols, "rows": rows, "size": max(10, min(40, by_height, by_width)), "many": int(many)}
+    width = (140 if many else 128) / cols - 1.5
+    sizes: dict[int, int] = {}
+    for table in tables:
+        names = [len(p) for p in table["players"]] or [8]
+        cut = max(names) if many else WRAP  # names only: none wraps; with numbers: long ones wrap
+        longest = max(6, min(max(names), cut))
+        extra = 0 if many else sum(math.ceil(n / WRAP) - 1 for n in names) + 1  # wrapped lines, the table's word
+        lines = len(names) + 2 + extra  # the table's number, its seats, room between the cards
+        by_height = 820 // (rows * lines)
+        beside = 0 if many else 0.8 * 0.62 * NUMBER + 0.4
+        by_width = int(10 * width / (0.62 * longest + beside + 1.6))
+        sizes[table["table"]] = max(10, min(40, by_height, by_width))
+    return {"cols": cols, "rows": rows, "sizes": sizes, "many": int(many)}
 
 
 def champions(view: dict[str, Any]) -> list[str]:
@@ -69,6 +87,13 @@ def champions(view: dict[str, Any]) -> list[str]:
     return [s["player"] for s in view["standings"] if s["place"] == 1 and s.get("out_in_series") is None]
 
 
+def gone(view: dict[str, Any]) -> set[str]:
+    """Who a finished table of the knockout's current series puts out: "out" (in this series) in the standings at
+    once, not "in" until the next series is drawn (issue 43.3)."""
+    return {p for table in view["tables"] if table.get("through") is not None
+            for p in table["players"] if p not in table["through"]}
+
+
 @bp.get("/tournaments/<int:tournament_id>/hall")
 def hall(tournament_id: int) -> Any:
     found = tournament(tournament_id, edit=False)
@@ -76,6 +101,7 @@ def hall(tournament_id: int) -> Any:
     link = players_link(found.night, found.id)
     return render_template("pages/tournament_hall.html", t=view, night=found.night, grid=layout(view["tables"]),
                            standings=view["standings"][:HALL_STANDINGS], players_url=link, champions=champions(view),
+                           gone=gone(view),
                            players_qr=qr_svg(link, scale=4))
 
 

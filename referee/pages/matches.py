@@ -16,7 +16,7 @@ from wtforms.fields.choices import SelectChoice
 from referee import ledger, round_forms
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
-from referee.engine.spec import spec
+from referee.engine.spec import example_stake, spec
 from referee.ledger import idempotency, tables
 from referee.messages import explain
 from referee.models import Match, Round
@@ -54,7 +54,8 @@ def new_match(night_id: int) -> Any:
         else:
             return redirect(url_for("pages.match", match_id=match.id))
     return render_template("pages/match_new.html", night=nt, form=form, game=chosen_game,
-                           options=option_texts(chosen_game, described), error=error, posted=request.form)
+                           options=option_texts(chosen_game, described), error=error, posted=request.form,
+                           stake_example=example_stake(chosen_game))
 
 
 def _round_form(match: Match) -> RoundForm:

@@ -48,11 +48,12 @@ class TournamentForm(FlaskForm):  # type: ignore[misc]
     def player_names(self) -> list[str]:
         return [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]
 
-    def body(self) -> dict[str, Any]:
-        """The API's body from what was typed (a prize list that is not numbers is :class:`BadInput`)."""
+    def body(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The API's body from what was typed (a prize list that is not numbers is :class:`BadInput`);
+        ``options``: the game's options as the form's option fields give them (:func:`options_from`)."""
         body: dict[str, Any] = {"name": self.name.data, "currency": self.currency.data, "game": self.game.data,
                                 "players": self.player_names(), "table_size": self.table_size.data,
-                                "format": self.format.data, "options": {}}
+                                "format": self.format.data, "options": options or {}}
         if self.format.data == "knockout":
             body["advance"] = self.advance.data or 1
         else:

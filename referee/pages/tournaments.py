@@ -20,13 +20,15 @@ from markupsafe import Markup
 
 from referee import ledger
 from referee.engine import BadInput, RuleViolation
+from referee.engine.records import describe_options
+from referee.engine.spec import SPECS, example_stake, spec
 from referee.ledger import tournament_view, tournaments
 from referee.ledger.tournament_view import table_tokens
 from referee.messages import explain
 from referee.models import Tournament
 from referee.pages import _field_error
 from referee.pages.filters import qr_svg
-from referee.pages.forms import RoundForm
+from referee.pages.forms import RoundForm, option_texts, options_from
 from referee.pages.phone_rights import grant, require
 from referee.pages.tournament_forms import TournamentForm
 from referee.reports.tournament import players_link, table_link
@@ -48,9 +50,17 @@ def tournament(tournament_id: int, edit: bool) -> Tournament:
 @bp.route("/tournaments/new", methods=["GET", "POST"])
 def new() -> Any:
     form = TournamentForm()
-    if form.validate_on_submit():
+    game = request.values.get("game", "")
+    if game not in SPECS:
+        game = next(iter(SPECS))
+    described = describe_options(spec(game).Options)
+    # A game switched without the page's script (or its options not yet shown) is shown, not created with
+    # another game's options: the options posted are for the game named in ``options_for``.
+    switch = request.form.get("action") == "switch" or request.form.get("options_for", game) != game
+    if not switch and form.validate_on_submit():
         try:
-            created = tournaments.create(tournaments.check(form.body()), caller=caller(),
+            created = tournaments.create(tournaments.check(form.body(options_from(request.form, described))),
+                                         caller=caller(),
                                          language=str(get_locale() or "en"))
         except BadInput as exc:
             _field_error(form, exc.field, explain(exc))
@@ -59,7 +69,9 @@ def new() -> Any:
         else:
             grant(created.night, edit=True)
             return redirect(url_for("tournaments.page", tournament_id=created.id))
-    return render_template("pages/tournament_new.html", form=form), 400 if request.method == "POST" else 200
+    status = 400 if request.method == "POST" and not switch else 200
+    return render_template("pages/tournament_new.html", form=form, game=game, options=option_texts(game, described),
+                           posted=request.form, stake_example=example_stake(game)), status
 
 
 @bp.get("/tournaments/<int:tournament_id>")

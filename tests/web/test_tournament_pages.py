@@ -172,3 +172,46 @@ def test_an_ordinary_match_page_names_no_table(client: Any) -> None:
     client.get(f"/e/{made['edit_token']}")
     page = client.get(f"/matches/{match.get_json()['id']}").get_data(as_text=True)
     assert "table-where" not in page
+
+
+def test_the_form_offers_the_games_options_and_every_table_plays_them(client: Any) -> None:
+    """Issue 43.5: a Schwimmen tournament made by the form with 2 lives and Feuer off: every table's match has
+    those options (the form once sent ``{}`` and every table played 3 lives with Feuer)."""
+    shown = client.post("/tournaments/new", data={"game": "schwimmen", "action": "switch"})
+    assert shown.status_code == 200
+    page = shown.get_data(as_text=True)
+    assert 'name="opt_lives"' in page and 'name="opt_feuer"' in page
+    resp = client.post("/tournaments/new", data={
+        "name": "Schwimmkväll", "currency": "SEK", "game": "schwimmen", "players": "\n".join(PLAYERS),
+        "table_size": "4", "format": "series", "series": "2", "advance": "1", "seed": "abc",
+        "options_for": "schwimmen", "opt_lives": "2", "opt_deck": "32", "opt_ties": "all_lose",
+        "opt_losers": "lowest", "opt_simultaneous_out": "all_survive"})  # opt_feuer unticked: not sent
+    assert resp.status_code == 302, resp.get_data(as_text=True)
+    tid = int(resp.headers["Location"].rstrip("/").split("/")[-1])
+    from referee.models import Tournament, db
+
+    with client.application.app_context():
+        tourn = db.session.get(Tournament, tid)
+        matches = [t.match for t in tourn.tables]
+        assert len(matches) == 3
+        for match in matches:
+            assert match.options["lives"] == 2 and match.options["feuer"] is False, match.options
+        edit_token = tourn.night.edit_token
+    for match_id in (m.id for m in matches):
+        state = client.get(f"/api/matches/{match_id}", headers={"Authorization": f"Bearer {edit_token}"}).get_json()
+        assert {p["lives"] for p in state["state"]["players"].values()} == {2}, state
+
+
+@pytest.mark.parametrize("game", ["svangknack", "schwimmen", "kul"])
+def test_the_stake_placeholder_is_a_stake_the_game_takes(client: Any, game: str) -> None:
+    """Issue 43.5: the form suggested 1.00 for every game, which Svängknack refuses (SK-2); the suggestion, typed
+    as it is shown, creates the tournament."""
+    page = client.post("/tournaments/new", data={"game": game, "action": "switch"}).get_data(as_text=True)
+    placeholder = re.search(r'<input[^>]*name="stake"[^>]*>', page)
+    assert placeholder is not None
+    suggested = re.search(r'placeholder="([^"]+)"', placeholder.group(0))
+    assert suggested is not None
+    resp = client.post("/api/tournaments", json={
+        "name": "Prov", "currency": "SEK", "game": game, "players": PLAYERS, "table_size": 4,
+        "stake": suggested.group(1).replace(",", "."), "seed": "x"})
+    assert resp.status_code == 201, (suggested.group(1), resp.get_json())
