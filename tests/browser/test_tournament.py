@@ -300,7 +300,7 @@ def _play_by_page(leader: Any, base: str, link: str, table: int, series: int) ->
         page.locator("#round-form label.pick", has=page.locator(f'input[name="by"][value="{alive[0]}"]')).tap()
         page.locator("#round-form .sw-panel-losers label.toggle", has_text=alive[-1]).tap()
         page.locator("#save-round").tap()
-        page.locator(".flash.ok", has_text=f"Round {seq} saved").wait_for()
+        page.locator(".flash.ok", has_text=f"Game {seq} saved").wait_for()  # (Schwimmen plays games)
     winner = page.locator("#winner-name").inner_text()
     leader.shot(f"series-{series}-winner", full=False)
     return winner
