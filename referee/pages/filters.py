@@ -28,6 +28,7 @@ bp.add_app_template_global(titles.match_number, "match_no")
 # An entry of a log as the table counts and names it: "3" (none for a close or a dot), "Void deal 3".
 bp.add_app_template_global(titles.entry_number, "entry_no")
 bp.add_app_template_global(entry_words.void_title, "void_title")
+bp.add_app_template_global(entry_words.correct_title, "correct_title")
 
 
 @bp.app_template_filter("spoken_money")
