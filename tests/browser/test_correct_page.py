@@ -26,7 +26,7 @@ def test_a_leader_corrects_round_3_from_the_history_seeing_the_later_money_first
         mid, token = played(live_server)
         phone = second_phone(browser, live_server.url, token, mid, artifacts, f"correct-{lang}-", lang=lang)
         page = phone.page
-        page.locator("#round-3 .correct-link").click()
+        page.locator("#round-3 .correct-link", has_text=link).click()
         page.get_by_role("heading", name=heading).wait_for()
         assert page.locator("#round-3 .correct-link").count() == 0
         # The form as round 3 was entered: Dan took 3, Anna 0.

@@ -92,3 +92,61 @@ def test_round_3_of_11_is_corrected_through_the_pages_with_the_api_dry_runs_chan
     again = client.post(f"/matches/{mid}/rounds/3/correct", data=confirm)
     assert again.status_code == 302 and api.match(mid)["state"] == final
     assert len(api.match(mid)["rounds"]) == 12
+
+
+#: Each game's seats, stake, a first and a second round (the first is the one corrected), and a field of the
+#: first round's form that its page must show filled in.
+GAMES: dict[str, tuple[list[str], str | None, dict[str, Any], dict[str, Any], str]] = {
+    "svangknack": (["Anna", "Bo", "Cia", "Dan"], "3.00", {"participants": ["Bo", "Dan"], "tricks": {"Bo": 2, "Dan": 1}},
+                   {"participants": ["Cia"]}, 'name="tricks_3" value="1" checked'),
+    "kul": (["Anna", "Bo", "Cia"], "1.00", {"last_trick": "Cia"}, {"last_trick": "Bo"}, 'value="Cia"'),
+    "schloapfer": (["Anna", "Bo", "Cia"], "1.00", {"eyes": {"Anna": 30, "Bo": 60, "Cia": 40}},
+                   {"eyes": {"Anna": 52, "Bo": 60, "Cia": 40}}, 'name="eyes_1" value="60"'),
+    "schwimmen": (["Anna", "Bo", "Cia", "Dan"], "1.00", {"ended_by": "knock", "by": "Anna", "losers": ["Bo"]},
+                  {"ended_by": "knock", "by": "Cia", "losers": ["Dan"]}, 'name="loser_1" value="on"'),
+    "knaker": (["Anna", "Bo", "Cia", "Dan"], None, {"events": [{"out": ["Anna"]}, {"out": ["Cia"]}, {"lost": ["Bo"]}]},
+               {"events": [{"out": ["Bo"]}, {"out": ["Cia"]}, {"lost": ["Anna"]}]}, 'name="kind_2" value="out"'),
+}
+
+
+def test_every_games_correct_page_shows_the_entry_and_checks_it_unchanged(client: Any, app: Any) -> None:
+    """Each game's first round on its correct page, filled in as entered; sent back unchanged, nothing later
+    changes and nothing is written."""
+    api = Api(client)
+    api.new_night(["Anna", "Bo", "Cia", "Dan"])
+    client.get(f"/e/{api.token}")
+    for game, (seats, stake, first, second, shown) in GAMES.items():
+        mid = int(api.new_match(game, seats, stake=stake)["id"])
+        for payload in (first, second):
+            status, body = api.round(mid, payload)
+            assert status == 201, (game, body)
+        page = client.get(f"/matches/{mid}/rounds/1/correct").get_data(as_text=True)
+        assert shown in page, (game, page)
+        form_id = "correct-form" if 'id="correct-form"' in page else ("kul-form" if game == "kul" else "round-form")
+        fields = hidden(page, form_id)
+        token = dict(fields)["form_token"]
+        tapped = prefilled(page, form_id)
+        before = stored(app, mid)
+        checked = client.post(f"/matches/{mid}/rounds/1/correct", data={"form_token": token, **tapped})
+        text = checked.get_data(as_text=True)
+        assert checked.status_code == 200, (game, text[:3000])
+        assert "Nothing later changes" in text and 'id="confirm-correct"' in text, game
+        assert stored(app, mid) == before, game
+
+
+def prefilled(page: str, form_id: str) -> dict[str, str]:
+    """What the form sends as it is shown: its checked boxes and radios, its filled text fields (Kul: the
+    stored player's button, read from the entry's summary)."""
+    found = re.search(rf'<form[^>]*id="{form_id}".*?</form>', page, re.S)
+    assert found
+    out: dict[str, str] = {}
+    for tag in re.findall(r"<input[^>]*>", found.group(0)):
+        name, value = re.search(r'name="([^"]+)"', tag), re.search(r'value="([^"]*)"', tag)
+        if not name or 'type="hidden"' in tag:
+            continue
+        if ('type="checkbox"' in tag or 'type="radio"' in tag) and " checked" not in tag:
+            continue
+        out[name.group(1)] = html.unescape(value.group(1)) if value else "on"
+    if form_id == "kul-form":
+        out["last_trick"] = "Cia"
+    return out
