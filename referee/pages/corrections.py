@@ -47,10 +47,13 @@ def correct_round(match_id: int, seq: int) -> Any:
     form = RoundForm()
     if not form.validate_on_submit():
         abort(400, _("The form has expired; reload the page."))
+    parse = round_forms.parser(m.game)
+    if parse is None:  # an old row's game with no round form
+        abort(404)
     posted = _tapped(request.form)
     reason = (request.form.get("reason") or "").strip()
     try:
-        payload = round_forms.parser(m.game)(posted, view, list(m.seats))  # type: ignore[misc]
+        payload = parse(posted, view, list(m.seats))
         if request.form.get("confirm") == "yes":
             said = entry_words.corrected(m, rnd)  # named while it still counts
             with offline.once():  # a resent entry of the phone's queue is made once
