@@ -37,7 +37,7 @@ no logic.
 """
 
 from referee.ledger.carries import open_carry
-from referee.ledger.corrections import Outcome, correct_round, void_round
+from referee.ledger.corrections import Outcome, correct_round, state_to_correct, void_round
 from referee.ledger.fold import CorruptLog, apply_event, initial_state, replay, state_of
 from referee.ledger.idempotency import Idem
 from referee.ledger.imports import import_night
@@ -87,5 +87,5 @@ __all__ = [
     "import_night",
     "initial_state", "lock_nights", "match_events_limit", "match_json", "night_by_token", "night_money", "open_carry",
     "recent_rounds", "replay", "revoke_edit_token", "round_at", "round_json", "seat_player", "state_json", "state_of",
-    "store_reply", "stored_states_json", "void_round", "writing",
+    "state_to_correct", "store_reply", "stored_states_json", "void_round", "writing",
 ]

@@ -164,7 +164,7 @@ def _correct_once(match_id: int, seq: int, payload: dict[str, Any], why: str) ->
         if payload.get(name) is None and kept.get(name) is not None:
             payload[name] = kept[name]
     place, version, new_seq = place_of(rnd), match.snapshot.version, match.snapshot.next_seq
-    state = rules.with_facts(fold.state_before(match, place), kept)
+    state = state_to_correct(match, rnd)
     canonical = rules.round_json(rules.parse_round(state, payload, money), money)  # BadInput: nothing written
     facts = rules.facts(state, canonical)
     before = _history(match)
@@ -181,6 +181,12 @@ def _correct_once(match_id: int, seq: int, payload: dict[str, Any], why: str) ->
     rounds._write_event(match, version, EventKind.ROUND, canonical, new_state, None, facts=facts, corrects=place)
     fold.store_after_void(match, refold)
     return Outcome(new_state, changes(money, before, refold, place))
+
+
+def state_to_correct(match: Match, rnd: Round) -> MatchState:
+    """The state a correction of ``rnd`` is checked on, and its page's form drawn from: the state before its place
+    in the order of play, set to the facts it was entered with (its dealer and svängare stay)."""
+    return spec(match.game).with_facts(fold.state_before(match, place_of(rnd)), dict(rnd.facts or {}))
 
 
 def _history(match: Match) -> fold.History | None:

@@ -99,3 +99,26 @@ def voided(match: Match, rnd: Round) -> str:
     if word == "game":
         return _("Game %(n)s is void; the match was recomputed without it.", n=n)
     return _("Round %(n)s is void; the match was recomputed without it.", n=n)
+
+
+def correct_title(rnd: Round) -> str:
+    """The correct page's title and link: "Correct deal 3", "Correct game 2", "Correct round 3"."""
+    match = rnd.match
+    n = entry_number(rnd, match)
+    word = _word(match)
+    if word == "deal":
+        return _("Correct deal %(n)s", n=n)
+    if word == "game":
+        return _("Correct game %(n)s", n=n)
+    return _("Correct round %(n)s", n=n)
+
+
+def corrected(match: Match, rnd: Round) -> str:
+    """The note after a correction, worked out before it (while the entry still counts): "Round 3 corrected; …"."""
+    n = entry_number(rnd, match)
+    word = _word(match)
+    if word == "deal":
+        return _("Deal %(n)s corrected; the match was recomputed with it.", n=n)
+    if word == "game":
+        return _("Game %(n)s corrected; the match was recomputed with it.", n=n)
+    return _("Round %(n)s corrected; the match was recomputed with it.", n=n)

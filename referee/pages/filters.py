@@ -29,6 +29,7 @@ bp.add_app_template_global(titles.match_number, "match_no")
 bp.add_app_template_global(titles.entry_number, "entry_no")
 bp.add_app_template_global(entry_words.void_title, "void_title")
 bp.add_app_template_global(entry_words.label, "entry_label")
+bp.add_app_template_global(entry_words.correct_title, "correct_title")
 
 
 @bp.app_template_filter("spoken_money")

@@ -16,7 +16,7 @@ service and engine as a JSON request.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import import_module
 from types import ModuleType
 from typing import Any
@@ -26,6 +26,7 @@ from werkzeug.datastructures import MultiDict
 
 from referee.engine.records import describe_options
 from referee.engine.spec import SPECS
+from referee.offline import round_parse
 
 Parser = Callable[[MultiDict[str, str], dict[str, Any], list[str]], dict[str, Any]]
 
@@ -39,6 +40,13 @@ PAGE_GAMES: tuple[str, ...] = tuple(MODULES)
 def parser(game: str) -> Parser | None:
     module = MODULES.get(game)
     return None if module is None else module.parse
+
+
+def prefill(game: str, payload: Mapping[str, Any], state: dict[str, Any], players: list[str]) -> dict[str, str]:
+    """A stored round's payload as its form's fields (the inverse of the game's parser): the correct page's form
+    starts as the round was entered. ``state``: the state (as JSON) the round was played on."""
+    parse_module = round_parse.module(game)
+    return {} if parse_module is None else dict(parse_module.fields(payload, state, players))
 
 
 def error_field(game: str, rule: str) -> str:

@@ -81,7 +81,7 @@ BENCH_ONLY: dict[str, str] = {
 }
 
 #: Page GETs that belong to the edit right (forms that change the night).
-EDIT_PAGES = {"pages.new_match", "pages.payment_details", "pages.void_round", "tournaments.page",
+EDIT_PAGES = {"pages.new_match", "pages.payment_details", "pages.void_round", "pages.correct_round", "tournaments.page",
               "tournament_sheets.table_cards"}
 
 #: GETs that answer a redirect to the page they stand for (no night data of their own), behind its door.

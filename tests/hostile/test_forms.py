@@ -203,6 +203,10 @@ CASES: list[Case] = [
                ("kind_0",), ("expected_seq", "step_0", "step_1")),
     Case("void_round", "pages.void_round", lambda w: f"/matches/{w.matches['kul']}/rounds/1/void",
          lambda _w: {"reason": "Wrong player"}, text=("reason",)),
+    # A correction's confirm (its first post is a dry run that stores nothing): Kul's deal 1, Cia's trick, was Bo's.
+    Case("correct_round", "pages.correct_round", lambda w: f"/matches/{w.matches['kul']}/rounds/1/correct",
+         lambda _w: {"form_token": "cor-1", "last_trick": "Bo", "confirm": "yes", "reason": "Wrong player"},
+         required=("last_trick",), text=("reason", "last_trick")),
     Case("close_match", "pages.close_match", lambda w: f"/matches/{w.matches['kul']}/close",
          lambda _w: {"pot": "award", "to": "Cia", "confirm": "yes"}, required=("pot",), text=("to",)),
     Case("undo_deal", "pages.undo_deal", lambda w: f"/matches/{w.kul_undo}/rounds/1/undo",

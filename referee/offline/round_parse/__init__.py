@@ -2,7 +2,8 @@
 
 One module per registered game (:data:`referee.engine.spec.SPECS`), imported
 here by the name the registry gives (so the registry is the one list), with
-``parse(form, state_json, players) -> payload`` and ``ERROR_FIELDS`` (rule
+``parse(form, state_json, players) -> payload``, its inverse ``fields(payload, state_json, players) -> form``
+(the correct page's prefill: ``parse(fields(p)) == p``) and ``ERROR_FIELDS`` (rule
 ID -> the form field the error is shown next to). It is pure (the standard
 library and :mod:`referee.engine` only), so the server's pages
 (``referee/round_forms``, which add the translated option texts) and the

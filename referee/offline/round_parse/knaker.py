@@ -91,3 +91,23 @@ def parse_events(form: Mapping[str, str], players: list[str]) -> list[dict[str, 
             events.append({kind: [name]})
             last = (order, kind_no)
     return events
+
+
+def fields(payload: Mapping[str, Any], state: dict[str, Any], players: list[str]) -> dict[str, str]:
+    """The inverse of :func:`parse`: a stored payload -> the form's fields (the correct page's prefill).
+
+    A dot becomes its button's value; a game's events become each player's kind and step (one step per event,
+    the players of a tie sharing it)."""
+    dot = payload.get("dot")
+    if isinstance(dot, Mapping):
+        seat = players.index(dot["player"]) if dot.get("player") in players else ""
+        extra = f":{dot['dots']}" if "dots" in dot else ""
+        return {"dot": f"{seat}:{dot.get('offence', '')}{extra}"}
+    form: dict[str, str] = {}
+    for step, event in enumerate(payload.get("events") or [], start=1):
+        for kind, names in event.items():
+            for name in names:
+                if name in players:
+                    pos = players.index(name)
+                    form[f"kind_{pos}"], form[f"step_{pos}"] = kind, str(step)
+    return form

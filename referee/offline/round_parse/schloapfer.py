@@ -43,3 +43,19 @@ def parse(form: Mapping[str, str], state: dict[str, Any], players: list[str]) ->
     if len(playing) == 1 and not playing[0][1].strip():
         return {"eyes": {playing[0][0]: 0}}
     return {"eyes": {name: _value(raw) for name, raw in playing}}
+
+
+def fields(payload: Mapping[str, Any], state: dict[str, Any], players: list[str]) -> dict[str, str]:
+    """The inverse of :func:`parse`: a stored payload -> the form's fields (the correct page's prefill); a
+    player in the match with no eyes passed."""
+    eyes = payload.get("eyes") or {}
+    form: dict[str, str] = {}
+    for name in state.get("in_match", []):
+        if name not in players:
+            continue
+        pos = players.index(name)
+        if name in eyes:
+            form[f"eyes_{pos}"] = str(eyes[name])
+        else:
+            form[f"pass_{pos}"] = "on"
+    return form

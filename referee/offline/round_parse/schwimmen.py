@@ -85,3 +85,22 @@ def parse(form: Mapping[str, str], state: dict[str, Any], players: list[str]) ->
     if result or ended_by != "feuer":
         payload[entry] = result
     return payload
+
+
+def fields(payload: Mapping[str, Any], state: dict[str, Any], players: list[str]) -> dict[str, str]:
+    """The inverse of :func:`parse`: a stored payload -> the form's fields (the correct page's prefill)."""
+    form = {"ended_by": str(payload.get("ended_by", "")), "by": str(payload.get("by", ""))}
+    for entry in ENTRIES:
+        if entry in payload:
+            form["entry"] = entry
+    result: Any = payload.get(form.get("entry", "losers")) or []
+    for pos, name in enumerate(players):
+        if name not in result:
+            continue
+        if form.get("entry") == "hands":
+            form[f"hand_{pos}"] = " ".join(result[name])
+        elif form.get("entry") == "points":
+            form[f"points_{pos}"] = str(result[name])
+        else:
+            form[f"loser_{pos}"] = "on"
+    return form

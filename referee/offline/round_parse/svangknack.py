@@ -41,3 +41,23 @@ def parse(form: Mapping[str, str], state: dict[str, Any], players: list[str]) ->
     if stake:
         payload["new_stake"] = stake
     return payload
+
+
+def fields(payload: Mapping[str, Any], state: dict[str, Any], players: list[str]) -> dict[str, str]:
+    """The inverse of :func:`parse`: a stored payload -> the form's fields, as if tapped (the correct page's
+    prefill, issue 42). ``state`` is the state the round was played on: its svängare tells a passed sväng."""
+    form: dict[str, str] = {}
+    if payload.get("svangare") not in (None, state.get("svangare")):
+        form["passed"] = "on"
+    participants = list(payload.get("participants") or [])
+    tricks = payload.get("tricks") or {}
+    for pos, name in enumerate(players):
+        if name in participants and name != payload.get("svangare"):
+            form[f"knock_{pos}"] = "on"
+        if name in tricks:
+            form[f"tricks_{pos}"] = str(tricks[name])
+    if payload.get("redeal"):
+        form["redeal"] = "on"
+    if payload.get("new_stake"):
+        form["new_stake"] = str(payload["new_stake"])
+    return form
