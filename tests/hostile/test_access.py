@@ -50,6 +50,7 @@ PUBLIC: dict[str, str] = {
     "pages.group_page": "the group token in the URL is the credential (tests/web/test_season.py)",
     "pages.group_sheet": "the group token in the URL is the credential (tests/web/test_season.py)",
     "api.group": "the group token in the URL is the credential (tests/web/test_season.py)",
+    "api.group_ratings": "the group token in the URL is the credential (tests/ratings/test_ratings.py)",
     "pages.new_night": "anybody may start a night; it gets fresh tokens",
     "api.create_night": "anybody may start a night; it gets fresh tokens",
     "api.import_night": "an import creates a new night in a new group; it reads no stored night",
