@@ -68,7 +68,8 @@ def counts(app: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Counts]:
     monkeypatch.setattr(registry, "SPECS", MappingProxyType({**registry.SPECS, game: counted}))
 
     def statement(_conn: Any, _cursor: Any, sql: str, *_rest: Any) -> None:
-        if sql.lstrip().startswith("SELECT matches.id,"):  # a match loaded (not the night's count of them)
+        # A match loaded as a row (not the night's count of them, nor the titles' list of ids and games).
+        if sql.lstrip().startswith("SELECT matches.id,") and "matches.seats" in sql:
             seen["match load"] += 1
         if re.search(r"\bFROM payments\b", sql):
             seen["payments read"] += 1
