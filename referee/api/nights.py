@@ -9,7 +9,7 @@ from flask import jsonify, request
 from referee import exports, ledger, payment_codes, pots
 from referee.api import _date, authorized_night, body, bp, respond
 from referee.engine import BadInput
-from referee.ledger import paying, payments, rights
+from referee.ledger import fingerprint, paying, payments, rights
 from referee.models import Night
 from referee.web import idempotent
 from referee.web.caller import caller
@@ -18,6 +18,7 @@ from referee.web.caller import caller
 def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
     money = ledger.night_money(night)
     result = payments.settlement(night).result
+    chain = fingerprint.night_chain(night)
     balances = {name: result[name] for name in night.player_names}
     out: dict[str, Any] = {
         "id": night.id,
@@ -32,6 +33,9 @@ def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
         "pots": money.format(pots.pot_amount(result)),
         "matches": [{"id": m.id, "game": m.game, "players": list(m.seats), "status": m.status}
                     for m in night.matches],
+        # the night's hash chain (referee/ledger/fingerprint.py): its last link, and how many events it holds
+        "fingerprint": chain.fingerprint,
+        "events": len(chain.events),
     }
     if with_tokens:
         out |= {"edit_token": night.edit_token, "view_token": night.view_token,

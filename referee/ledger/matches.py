@@ -137,6 +137,7 @@ class EventIn:
     void_reason: str
     created_at: datetime
     deal: dict[str, Any] | None = None
+    voided_at: datetime | None = None
 
 
 @dataclass
