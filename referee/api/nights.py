@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import jsonify, request
 
-from referee import exports, ledger, payment_codes, pots
+from referee import exports, ledger, night_changes, payment_codes, pots
 from referee.api import _date, authorized_night, body, bp, respond
 from referee.engine import BadInput
 from referee.ledger import fingerprint, paying, payments, rights
@@ -65,6 +65,23 @@ def create_night() -> Any:
 def get_night(night_id: int) -> Any:
     night = authorized_night(night_id, write=False)
     return jsonify(night_json(night))
+
+
+@bp.get("/nights/<int:night_id>/events")
+def night_events(night_id: int) -> Any:
+    """The events of the night's hash chain after the first ``after`` (an addition to the contract, issue 46.2).
+
+    ``since`` (the fingerprint the client saw) tells whether the chain still passes through it (``known``).
+    """
+    night = authorized_night(night_id, write=False)
+    after = night_changes.seen_count(request.args.get("after"))
+    chain = fingerprint.night_chain(night)
+    seen = fingerprint.since(chain, after, request.args.get("since") or "")
+    money = ledger.night_money(night)
+    return jsonify({"fingerprint": chain.fingerprint, "count": len(chain.events),
+                    "known": seen.known if request.args.get("since") else None,
+                    "events": [night_changes.event_json(seen.first + k, ev, chain, night, money)
+                               for k, ev in enumerate(seen.events)]})
 
 
 @bp.post("/nights/<int:night_id>/revoke")

@@ -194,3 +194,24 @@ def _read_chain(night: Night) -> Chain:
     payments = [PaymentFact(k, p.kind, p.payer, p.payee, p.amount, p.created_at, p.void, p.void_reason or "",
                             p.voided_at) for k, p in enumerate(pays, start=1)]
     return chain(matches, log, payments)
+
+
+@dataclass(frozen=True)
+class Since:
+    """What a phone that saw the night at ``seen`` events, ending in link ``link``, has not seen.
+
+    ``known`` is False when the chain no longer passes through what the phone
+    saw (an earlier event differs: a restored backup, a rewritten record); the
+    phone is then told so, and shown the events after the point where it
+    stood all the same.
+    """
+
+    known: bool
+    events: tuple[Event, ...]
+    first: int  # the number (from 1) of the first event listed
+
+
+def since(chain: Chain, seen: int, link: str) -> Since:
+    seen = max(0, min(seen, len(chain.events)))
+    at = chain.events[seen - 1].link if seen else GENESIS
+    return Since(at == link, chain.events[seen:], seen + 1)
