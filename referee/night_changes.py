@@ -12,6 +12,7 @@ as a name, never a database id).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask_babel import gettext as _
@@ -43,8 +44,12 @@ def _game(night: Night, number: int) -> str:
     return spec(matches[number - 1].game).title if 0 < number <= len(matches) else "?"
 
 
-def describe(event: Event, chain: Chain, night: Night, money: Money) -> str:
-    """One event as a sentence a player understands."""
+def describe(event: Event, chain: Chain, night: Night, amount: Callable[[int], str]) -> str:
+    """One event as a sentence a player understands; ``amount`` writes an amount of minor units.
+
+    The API writes amounts as it always does (``"12.50"``), a page as the reader's language does
+    (``12,50 kr``).
+    """
     body = event.body
     kind = str(body["event"])
     if "match" in body:
@@ -65,9 +70,9 @@ def describe(event: Event, chain: Chain, night: Night, money: Money) -> str:
         if paid is None:
             return _("Void of payment %(number)s", number=body["payment"])
         return _("Void of a payment: %(payer)s to %(payee)s, %(amount)s", payer=_party(str(paid["payer"])),
-                 payee=_party(str(paid["payee"])), amount=money.format(int(paid["amount"])))
+                 payee=_party(str(paid["payee"])), amount=amount(int(paid["amount"])))
     words = {"payer": _party(str(body["payer"])), "payee": _party(str(body["payee"])),
-             "amount": money.format(int(body["amount"]))}
+             "amount": amount(int(body["amount"]))}
     if kind == "payment":
         return _("Payment: %(payer)s paid %(amount)s to %(payee)s", **words)
     if kind == "opening":
@@ -83,7 +88,7 @@ def event_json(number: int, event: Event, chain: Chain, night: Night, money: Mon
     """An event as ``GET /api/nights/<id>/events`` lists it: its number in the chain, its kind, its link, its words."""
     body = event.body
     out: dict[str, Any] = {"number": number, "event": body["event"], "at": body["at"], "link": event.link,
-                           "what": describe(event, chain, night, money)}
+                           "what": describe(event, chain, night, money.format)}
     if "match" in body:
         out["match"] = body["match"]
         if "seq" in body:

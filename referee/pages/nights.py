@@ -12,7 +12,7 @@ from referee.engine import BadInput
 from referee.ledger import fingerprint, payments, rights
 from referee.messages import explain
 from referee.pages import _field_error, _night, bp, phone_rights
-from referee.pages.filters import qr_svg
+from referee.pages.filters import money_filter, qr_svg
 from referee.pages.forms import NightForm, PlayerForm, RoundForm
 from referee.web.caller import caller
 
@@ -68,9 +68,11 @@ def night_changes_since(night_id: int) -> Any:
         abort(400)
     chain = fingerprint.night_chain(nt)
     seen = fingerprint.since(chain, after, request.args.get("since") or "")
-    money = ledger.night_money(nt)
-    return render_template("pages/_night_changes.html", seen=seen, fingerprint=chain.fingerprint,
-                           lines=[night_changes.describe(ev, chain, nt, money) for ev in seen.events])
+    def amount(minor: int) -> str:
+        return money_filter(minor, nt.currency)
+
+    return render_template("pages/_night_changes.html", seen=seen,
+                           lines=[night_changes.describe(ev, chain, nt, amount) for ev in seen.events])
 
 
 @bp.post("/nights/<int:night_id>/revoke")
