@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import jsonify
 
-from referee.api import bp, openapi_games, openapi_tournaments
+from referee.api import bp, openapi_fingerprint, openapi_games, openapi_tournaments
 from referee.api.openapi_games import CARD as _CARD
 from referee.api.openapi_games import MONEY as _MONEY
 from referee.api.openapi_games import NAMES as _NAMES
@@ -161,7 +161,7 @@ def document() -> dict[str, Any]:
                                  "balances": players_money,
                                  "matches": {"type": "array", "items": _ref("NightMatch")},
                                  "edit_token": {"type": "string"}, "view_token": {"type": "string"},
-                                 "group_token": {"type": "string"}}},
+                                 "group_token": {"type": "string"}} | openapi_fingerprint.NIGHT_FIELDS},
         "NightMatch": {"type": "object", "required": ["id", "game", "players", "status"], "properties": {
             "id": {"type": "integer"}, "game": {"enum": list(SPECS)}, "players": _NAMES,
             "status": {"type": "string"}}},
@@ -366,9 +366,9 @@ def document() -> dict[str, Any]:
             "SL-2: the eyes of a set of cards for a trump suit.", "The eyes", _ref("SchloapferEyesAnswer"),
             body=_ref("SchloapferEyesQuestion"), auth=False, errors=("400", "413"))},
     }
-    paths |= openapi_tournaments.paths(_op, _IDEM, _VIEW)
-    schemas |= openapi_tournaments.schemas()
-    ids = OPERATION_IDS | openapi_tournaments.OPERATION_IDS
+    paths |= openapi_tournaments.paths(_op, _IDEM, _VIEW) | openapi_fingerprint.paths(_op, _ID, _VIEW)
+    schemas |= openapi_tournaments.schemas() | openapi_fingerprint.schemas()
+    ids = OPERATION_IDS | openapi_tournaments.OPERATION_IDS | openapi_fingerprint.OPERATION_IDS
     for path in ("/api/nights", "/api/tournaments", "/api/import"):  # each creates a night (referee/bounds.py)
         paths[path]["post"]["responses"]["429"] = _resp(
             "This address has created as many nights and tournaments within the hour as one address may "
