@@ -101,7 +101,8 @@ class PaymentFact:
 
 @dataclass(frozen=True)
 class Event:
-    """One link of the chain: what it says (``body``), where it comes from (``ref``), and its ``link``."""
+    """One link of the chain: what it says (``body``, without what only the hash needs), where it comes from
+    (``ref``), and its ``link``."""
 
     body: dict[str, Any]
     ref: tuple[str, int, int]  # ("log" | "log_void", match, seq) or ("payment" | "payment_void", number, 0)
@@ -164,8 +165,14 @@ def chain(matches: Iterable[MatchFact], log: Iterable[LogFact], payments: Iterab
     link = GENESIS
     for _key, body, ref in keyed:
         link = next_link(link, body)
-        out.append(Event(body, ref, link))
+        # Kept without what only the hash needs (a round's payload, a match's seats and options): a chain of
+        # 20,000 rounds stays light in the per-version cache, and what changed is told without them.
+        out.append(Event({k: v for k, v in body.items() if k not in _HASHED_ONLY}, ref, link))
     return Chain(tuple(out))
+
+
+#: The parts of an event's body the chain hashes but does not keep.
+_HASHED_ONLY = frozenset({"payload", "seats", "options"})
 
 
 def night_chain(night: Night) -> Chain:
