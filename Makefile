@@ -119,6 +119,7 @@ registries-test:
 ## make run: install, create or migrate the database, serve with gunicorn (LAN=1: print the phones' address).
 run: registries-run $(VENV)/.installed translations browser-engine api-docs static-compressed
 	$(VENV)/bin/flask --app referee db upgrade
+	$(VENV)/bin/flask --app referee round-facts
 	$(if $(filter 1,$(LAN)),@$(PY) -m referee.lan --host $(HOST) --port $(PORT))
 	LIVE_STREAMS=$${LIVE_STREAMS:-$$(( $(THREADS) - 60 ))} exec $(VENV)/bin/gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - \
 		--graceful-timeout 5 'referee:create_app()'

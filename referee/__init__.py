@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, request, session
+from flask import Flask, Response, g, request, session
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
@@ -34,11 +34,17 @@ migrate = Migrate()
 
 
 def select_locale() -> str:
-    """The language switch of the page, else the browser's language."""
-    chosen = session.get("lang")
-    if chosen in ("en", "sv", "de"):
-        return str(chosen)
-    return request.accept_languages.best_match(["en", "sv", "de"]) or "en"
+    """An explicit ``?lang=``, else the language switch of the page, else the browser's language, else the
+    language of the night a sheet is of (``g.night_language``, set by the sheets: a PDF app asks for none)."""
+    for chosen in (request.args.get("lang"), session.get("lang")):
+        if chosen in LANGUAGES:
+            return str(chosen)
+    asked = request.accept_languages.best_match(LANGUAGES)
+    return asked or (g.night_language if g.get("night_language") in LANGUAGES else "en")
+
+
+#: The app's languages (the catalogs of referee/translations and English).
+LANGUAGES = ("en", "sv", "de")
 
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
@@ -166,6 +172,14 @@ def _register_cli(app: Flask) -> None:
         db.engine.dispose()
         backup.restore(app.config["SQLALCHEMY_DATABASE_URI"], path)
         print(f"restored from {path}")
+
+    @app.cli.command("round-facts")
+    def round_facts_cmd() -> None:
+        """Give the rounds of old logs their facts (dealer, svängare, who passed) by replay; idempotent (issue 42)."""
+        from referee.ledger import round_facts
+
+        matches, rounds = round_facts.backfill()
+        print(f"round facts: {rounds} rounds of {matches} matches given theirs")
 
     @app.cli.command("init-db")
     def init_db() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from babel.support import NullTranslations
 from flask import Flask, g, has_request_context
-from flask_babel import get_translations, gettext
+from flask_babel import get_translations, gettext, refresh
 
 from referee import engine
 
@@ -32,9 +32,9 @@ def _catalog() -> NullTranslations:
     Why: Flask-Babel finds the catalog anew at every ``_()`` of a template
     (three look-ups of its context and the locale); a match page says about
     fifty, and a guest's page render was about 6 % faster with the catalog
-    kept. The locale cannot change within a request here: the app calls
-    neither ``flask_babel.refresh`` nor ``force_locale`` (either would have to
-    drop this too).
+    kept. The locale changes within a request only through
+    :func:`relocale` (a sheet in its night's language), which drops it too;
+    the app calls neither ``flask_babel.refresh`` nor ``force_locale`` itself.
     """
     kept: NullTranslations | None = g.get("referee_catalog") if g else None  # no app context: none kept
     if kept is None:
@@ -42,6 +42,12 @@ def _catalog() -> NullTranslations:
         if g:
             g.referee_catalog = kept
     return kept
+
+
+def relocale() -> None:
+    """Work the request's language out again (a sheet learnt its night's): Flask-Babel's and the kept catalog."""
+    refresh()
+    g.pop("referee_catalog", None)
 
 
 def register(app: Flask) -> None:

@@ -106,6 +106,9 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     #: Grows by one with every write to the night, in the write's transaction (the live stream's
     #: event id; see ``referee/ledger/live.py``).
     live_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The language the night was created in ("sv", "de", "en"): its sheets' language for a reader who asks
+    #: for none (a PDF app sends no Accept-Language). None for a night from before it was kept: English.
+    language: Mapped[str | None] = mapped_column(String(5), default=None)
 
     group: Mapped[Group] = relationship(back_populates="nights")
     seats: Mapped[list[NightPlayer]] = relationship(order_by="NightPlayer.position",
@@ -181,6 +184,14 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     #: The trick referee's log of the deal this round was entered from (trump, players, leader,
     #: tricks, winners), or None. Written with the round, never changed; replay ignores it.
     deal: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    #: What the state before the round gave it beyond its payload (who dealt, the svängare, who passed:
+    #: :mod:`referee.engine.facts`), written with the round; replay sets the state to them. None: an old row
+    #: not yet given its facts (:mod:`referee.ledger.facts`).
+    facts: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    #: A correction: the number of the round whose place in the order of play it takes (issue 42).
+    corrects: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    #: A corrected round (also void): the number of the correction that replaced it.
+    corrected_by: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
 
     match: Mapped[Match] = relationship(back_populates="rounds")
 

@@ -54,6 +54,9 @@ def describe(event: Event, chain: Chain, night: Night, amount: Callable[[int], s
     kind = str(body["event"])
     if "match" in body:
         where = {"match": body["match"], "game": _game(night, int(body["match"])), "seq": body.get("seq")}
+        if body.get("corrects") is not None:
+            return _("Correction of round %(corrects)s of match %(match)s (%(game)s)", corrects=body["corrects"],
+                     **where)
         if kind == "match":
             return _("Match %(match)s (%(game)s) started", **where)
         if kind == "void":
@@ -62,8 +65,6 @@ def describe(event: Event, chain: Chain, night: Night, amount: Callable[[int], s
             return _("Round %(seq)s of match %(match)s (%(game)s)", **where)
         if kind == "close":
             return _("Match %(match)s (%(game)s) closed", **where)
-        if kind == "correction":
-            return _("Correction in match %(match)s (%(game)s), entry %(seq)s", **where)
         return _("Entry %(seq)s (%(kind)s) of match %(match)s (%(game)s)", kind=kind, **where)
     if kind == "void":
         paid = next((ev.body for ev in chain.events if ev.ref == ("payment", body["payment"], 0)), None)

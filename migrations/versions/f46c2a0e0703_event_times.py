@@ -1,7 +1,7 @@
 """event times: when a round or a payment was voided
 
 Revision ID: f46c2a0e0703
-Revises: e4a7c1d9b2f6
+Revises: f42b1a0e0702
 Create Date: 2026-11-28 14:20:00
 
 ``rounds.voided_at`` and ``payments.voided_at`` (naive UTC, nullable): the
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 
 revision = 'f46c2a0e0703'
-down_revision = 'e4a7c1d9b2f6'
+down_revision = 'f42b1a0e0702'
 branch_labels = None
 depends_on = None
 

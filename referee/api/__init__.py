@@ -176,4 +176,4 @@ def _date(value: object) -> Date | None:
         raise BadInput("date", "date must be written as YYYY-MM-DD.") from None
 
 
-from referee.api import docs, groups, live, matches, nights, openapi, referee_routes, tournaments  # noqa: E402, F401  (routes register on bp)
+from referee.api import docs, explained, groups, live, matches, nights, openapi, referee_routes, tournaments  # noqa: E402, F401  (routes register on bp)

@@ -1,4 +1,4 @@
-"""The API's matches: create, read, rounds (and Knaker's dots), voids and closes."""
+"""The API's matches: create, read, rounds (and Knaker's dots), voids, corrections and closes."""
 
 from __future__ import annotations
 
@@ -84,15 +84,39 @@ def add_dots(match_id: int) -> Any:
 @bp.post("/matches/<int:match_id>/rounds/<int:seq>/void")
 def void_round(match_id: int, seq: int) -> Any:
     _match_for(match_id, write=True)
-    render = _new_state(match_id)
+    render = _outcome(match_id)
     idem = idempotent.from_request(render)
-    data = body({"reason"})
-    state = ledger.void_round(match_id, seq, data.get("reason"), idem=idem)
-    return respond(idem, render, state)
+    data = body({"reason", "dry_run"})
+    outcome = ledger.void_round(match_id, seq, data.get("reason"), idem=idem, dry_run=_dry_run(data))
+    return respond(idem, render, outcome)
+
+
+@bp.post("/matches/<int:match_id>/rounds/<int:seq>/correct")
+def correct_round(match_id: int, seq: int) -> Any:
+    """Round ``seq`` was played but entered wrong: ``round`` takes its place in the order of play (issue 42)."""
+    _match_for(match_id, write=True)
+    render = _outcome(match_id)
+    idem = idempotent.from_request(render)
+    data = body({"round", "reason", "dry_run"}, {"round"})
+    outcome = ledger.correct_round(match_id, seq, data["round"], data.get("reason"), idem=idem,
+                                   dry_run=_dry_run(data))
+    return respond(idem, render, outcome)
+
+
+def _dry_run(data: dict[str, Any]) -> bool:
+    value = data.get("dry_run", False)
+    if not isinstance(value, bool):
+        raise BadInput("dry_run", "dry_run must be true or false.")
+    return value
+
+
+def _outcome(match_id: int) -> Render:
+    """The answer of a void or a correction: the match's new state and the later rounds' changed money."""
+    return lambda outcome: (200, {"state": _state_json(match_id, outcome.state), "changes": outcome.changes})
 
 
 def _new_state(match_id: int) -> Render:
-    """The answer of a void or a close: the match's new state."""
+    """The answer of a close: the match's new state."""
     return lambda state: (200, {"state": _state_json(match_id, state)})
 
 

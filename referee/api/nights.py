@@ -9,7 +9,7 @@ from flask import jsonify, request
 from referee import exports, ledger, night_changes, payment_codes, pots
 from referee.api import _date, authorized_night, body, bp, respond
 from referee.engine import BadInput
-from referee.ledger import fingerprint, paying, payments, rights
+from referee.ledger import fingerprint, inputs, paying, payments, rights
 from referee.models import Night
 from referee.web import idempotent
 from referee.web.caller import caller
@@ -27,6 +27,7 @@ def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
         "place": night.place,
         "leader": night.leader,
         "currency": night.currency,
+        "language": night.language,
         "group": night.group.name,
         "players": night.player_names,
         "balances": {k: money.format(v) for k, v in balances.items()},
@@ -50,14 +51,16 @@ def _created_night(night: Night) -> tuple[int, dict[str, Any]]:
 @bp.post("/nights")
 def create_night() -> Any:
     idem = idempotent.from_request(_created_night)
-    data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader"},
+    data = body({"name", "currency", "players", "group", "group_token", "date", "place", "leader", "language"},
                 {"name", "currency", "players"})
     if isinstance(data.get("group_token"), str) and rights.group(data["group_token"], caller()) is None:  # counted
         raise ledger.NotFound("No group has that token.")
     night = ledger.create_night(
         data["name"], data["currency"], data["players"], date=_date(data.get("date")),
         place=data.get("place", ""), group=data.get("group"), group_token=data.get("group_token"),
-        leader=data.get("leader", ""), idem=idem, caller=caller())
+        leader=data.get("leader", ""), idem=idem, caller=caller(),
+        # Its sheets' language when a reader asks for none: as given, else the client's Accept-Language.
+        language=data.get("language", request.accept_languages.best_match(inputs.LANGUAGES)))
     return respond(idem, _created_night, night)
 
 

@@ -3,6 +3,12 @@
 Written by hand next to the routes so that the contract of ``shared/API.md``
 and what we added to it are documented in one place; a test checks that every
 API route appears here.
+
+Over 400 lines as one piece: most of it is one literal, the paths of the
+nights, matches and payments with their schemas, read top to bottom like the
+contract; the other areas have their own modules (``openapi_games``,
+``openapi_tournaments``, ``openapi_explain``, ``openapi_corrections``), which
+add their paths here.
 """
 
 from __future__ import annotations
@@ -11,7 +17,14 @@ from typing import Any
 
 from flask import jsonify
 
-from referee.api import bp, openapi_fingerprint, openapi_games, openapi_tournaments
+from referee.api import (
+    bp,
+    openapi_corrections,
+    openapi_explain,
+    openapi_fingerprint,
+    openapi_games,
+    openapi_tournaments,
+)
 from referee.api.openapi_games import CARD as _CARD
 from referee.api.openapi_games import MONEY as _MONEY
 from referee.api.openapi_games import NAMES as _NAMES
@@ -19,6 +32,13 @@ from referee.api.openapi_games import ref as _ref
 from referee.engine.spec import SPECS
 from referee.engine.vocab import CLOSE_HOWS, EventKind
 from referee.models import MAX_ID
+
+#: A night's language (``Night.language``): its sheets' language for a reader who asks for none.
+_LANGUAGE: dict[str, Any] = {
+    "type": "string", "enum": ["en", "sv", "de"],
+    "description": "The language the night was created in: its sheets (settlement.pdf, protocol.pdf) use it "
+                   "unless the request asks for another (?lang=, the language switch, Accept-Language). "
+                   "On create: as given, else the request's Accept-Language; null for a night from before."}
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
@@ -113,7 +133,7 @@ OPERATION_IDS = {
     "/api/nights/{night_id}/players": "add_player", "/api/nights/{night_id}/live": "live_stream",
     "/api/nights/{night_id}/settlement": "get_settlement", "/api/nights/{night_id}/matches": "create_match",
     "/api/matches/{match_id}": "get_match", "/api/matches/{match_id}/rounds": "enter_round",
-    "/api/matches/{match_id}/dots": "give_dots", "/api/matches/{match_id}/rounds/{seq}/void": "void_round",
+    "/api/matches/{match_id}/dots": "give_dots",
     "/api/matches/{match_id}/close": "close_match", "/api/nights/{night_id}/payments": "record_payment",
     "/api/nights/{night_id}/payments/{payment_id}/void": "void_payment",
     "/api/nights/{night_id}/carry": "carry_debts",
@@ -150,12 +170,15 @@ def document() -> dict[str, Any]:
                                    "group_token": {"type": "string"},
                                    "date": {"type": "string", "format": "date"}, "place": {"type": "string"},
                                    "leader": {"type": "string", "description": "The player who collects and "
-                                                                               "pays out (?plan=leader)."}}},
+                                                                               "pays out (?plan=leader)."},
+                                   "language": _LANGUAGE}},
         "Night": {"type": "object", "required": ["id", "name", "currency", "players", "balances", "matches"],
                   "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
                                  "currency": {"type": "string"}, "players": _NAMES,
                                  "date": {"type": ["string", "null"]}, "place": {"type": "string"},
                                  "leader": {"type": "string"}, "group": {"type": "string"},
+                                 "language": {**_LANGUAGE, "type": ["string", "null"],
+                                              "enum": [*_LANGUAGE["enum"], None]},
                                  "pots": {**_MONEY, "description": "Money still in pots (open matches, carried "
                                                                    "pots): not any player's yet."},
                                  "balances": players_money,
@@ -201,7 +224,10 @@ def document() -> dict[str, Any]:
             "round": {"type": "integer"}, "kind": {"enum": [kind.value for kind in EventKind]},
             "payload": {"type": "object", "description": "The round payload as entered (or the close, the dot)."},
             "void": {"type": "boolean"}, "void_reason": {"type": ["string", "null"]},
-            "created_at": {"type": "string"}, "deal": {"anyOf": [deal, {"type": "null"}]}}},
+            "created_at": {"type": "string"}, "deal": {"anyOf": [deal, {"type": "null"}]},
+            "facts": {"type": ["object", "null"], "description": "Who dealt, the svängare, who passed: what "
+                                                               "replay keeps (issue 42)."},
+            "corrects": {"type": ["integer", "null"]}, "corrected_by": {"type": ["integer", "null"]}}},
         "DealLog": {"type": "object", "required": ["players", "leader", "tricks"], "additionalProperties": False,
                     "description": "Svängknack, Kul, Schloapfer: the deal a round was taken from (the tricks "
                                    "request of POST /api/referee/tricks without game, plus its winners). On "
@@ -295,9 +321,6 @@ def document() -> dict[str, Any]:
         "/api/matches/{match_id}/dots": {"post": _op(
             "Knaker: penalty dots (KN-16).", "Created", _ref("RoundOut"), body=_ref("Dot"),
             params=[_MID, _IDEM, _EXPECTED], status="201")},
-        "/api/matches/{match_id}/rounds/{seq}/void": {"post": _op(
-            "Void a round; the match is recomputed without it.", "New state", _ref("StateOut"),
-            body={"type": "object", "properties": {"reason": {"type": "string"}}}, params=[_MID, _SEQ, _IDEM])},
         "/api/matches/{match_id}/close": {"post": _op(
             "Close the match; a pot is split, awarded or carried (SK-14).", "New state", _ref("StateOut"),
             body={"type": "object", "properties": {"pot": {"enum": list(CLOSE_HOWS)},
@@ -366,9 +389,16 @@ def document() -> dict[str, Any]:
             "SL-2: the eyes of a set of cards for a trump suit.", "The eyes", _ref("SchloapferEyesAnswer"),
             body=_ref("SchloapferEyesQuestion"), auth=False, errors=("400", "413"))},
     }
-    paths |= openapi_tournaments.paths(_op, _IDEM, _VIEW) | openapi_fingerprint.paths(_op, _ID, _VIEW)
-    schemas |= openapi_tournaments.schemas() | openapi_fingerprint.schemas()
-    ids = OPERATION_IDS | openapi_tournaments.OPERATION_IDS | openapi_fingerprint.OPERATION_IDS
+    paths |= openapi_tournaments.paths(_op, _IDEM, _VIEW)
+    schemas |= openapi_tournaments.schemas()
+    paths |= openapi_explain.paths(_op, _VIEW)
+    schemas |= openapi_explain.schemas()
+    paths |= openapi_corrections.paths(_op, _MID, _SEQ, _IDEM)
+    schemas |= openapi_corrections.schemas()
+    paths |= openapi_fingerprint.paths(_op, _ID, _VIEW)
+    schemas |= openapi_fingerprint.schemas()
+    ids = (OPERATION_IDS | openapi_tournaments.OPERATION_IDS | openapi_explain.OPERATION_IDS
+           | openapi_corrections.OPERATION_IDS | openapi_fingerprint.OPERATION_IDS)
     for path in ("/api/nights", "/api/tournaments", "/api/import"):  # each creates a night (referee/bounds.py)
         paths[path]["post"]["responses"]["429"] = _resp(
             "This address has created as many nights and tournaments within the hour as one address may "

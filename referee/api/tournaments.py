@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, jsonify, request
 
 from referee.api import Denied, _date, authorize, body, bp, error, respond
-from referee.ledger import rights, tables, tournament_view, tx
+from referee.ledger import inputs, rights, tables, tournament_view, tx
 from referee.ledger import tournaments as tourneys
 from referee.models import MAX_ID, Tournament
 from referee.web import idempotent
@@ -63,7 +63,8 @@ def create_tournament() -> Any:
     if isinstance(data.get("group_token"), str) and rights.group(data["group_token"], caller()) is None:  # counted
         raise tx.NotFound("No group has that token.")
     tourn = tourneys.create(plan, group=data.get("group"), group_token=data.get("group_token"),
-                          date=_date(data.get("date")), place=data.get("place", ""), idem=idem, caller=caller())
+                          date=_date(data.get("date")), place=data.get("place", ""), idem=idem, caller=caller(),
+                          language=request.accept_languages.best_match(inputs.LANGUAGES))
     return respond(idem, _created, tourn)
 
 

@@ -44,6 +44,12 @@ of a game's rules, its spec answers:
   places and dots, KN-16), which the fold keeps for the season and the charts.
 - ``log_view``: the log's games as the match page and the protocol show them,
   read from the stored payloads alone (Knaker's places of every game).
+- ``facts``/``with_facts``: a round's facts, what the state before it gives
+  it beyond its payload (who dealt, the svängare, who passed), read when it
+  is entered and set again before it is replayed, so that a void or a
+  correction of an earlier round never moves a later round's rotation
+  (:mod:`referee.engine.facts`, issue 42). ``kept_in_payload``: the payload
+  fields a correction that leaves them out takes from the old entry's facts.
 - ``round_schema``/``state_schema``/``schema_parts``: the API's shapes of
   its round payload and state (``shared/API.md``), named by the OpenAPI document.
 """
@@ -73,6 +79,9 @@ from referee.engine.api_shapes import (
     state,
 )
 from referee.engine.cards import RANKS
+from referee.engine.facts import facts as _dealer_facts
+from referee.engine.facts import svangknack_facts
+from referee.engine.facts import with_facts as _with_dealer
 from referee.engine.money import Money
 
 S = TypeVar("S", bound=MatchState, covariant=True)
@@ -153,6 +162,10 @@ class GameSpec(Generic[S, R, Opt]):
     game_result: Callable[[S, S], GameResult | None] = _no_result
     open_dots: Callable[[S], tuple[int, ...]] = _no_dots
     log_view: Callable[[tuple[str, ...], Logged], dict[str, Any]] | None = None
+    #: A round's facts from the state before it and its payload, and a state set to stored facts.
+    facts: Callable[[MatchState, Mapping[str, Any]], dict[str, Any]] = _dealer_facts
+    with_facts: Callable[[S, Mapping[str, Any]], S] = _with_dealer
+    kept_in_payload: tuple[str, ...] = ()
 
     @property
     def has_tricks(self) -> bool:
@@ -248,7 +261,8 @@ SVANGKNACK = GameSpec(
     State=svangknack.State, Round=svangknack.Round, start=svangknack.start, parse_round=svangknack.parse_round,
     apply=svangknack.apply, check=svangknack.check, round_json=svangknack.round_json, close=svangknack.close,
     state_json=svangknack.state_json, can_carry=True, trick_hand=3, min_players=svangknack.MIN_PLAYERS,
-    has_trumps=True, has_svangare=True, pot_tricks=svangknack.TRICKS,
+    has_trumps=True, has_svangare=True, pot_tricks=svangknack.TRICKS, facts=svangknack_facts,
+    kept_in_payload=("svangare",),
     round_schema=obj({
         "svangare": {"type": "string"}, "participants": NAMES, "tricks": PER_PLAYER_INT,
         "redeal": {"type": "boolean"}, "new_stake": MONEY, "deal": _DEAL}, closed=True,

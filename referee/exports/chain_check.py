@@ -26,7 +26,8 @@ def facts(matches_in: Sequence[MatchIn], payments_in: Sequence[PaymentIn]) -> fp
     """The chain of the night the file describes (matches numbered in the file's order, as imported)."""
     matches = [fp.MatchFact(n, m.game, m.seats, m.first_dealer, m.stake, m.options, m.carried_in, m.created_at)
                for n, m in enumerate(matches_in, start=1)]
-    log = [fp.LogFact(n, ev.seq, ev.kind, ev.payload, ev.created_at, ev.void, ev.void_reason, ev.voided_at)
+    log = [fp.LogFact(n, ev.seq, ev.kind, ev.payload, ev.created_at, ev.void, ev.void_reason, ev.voided_at,
+                      ev.corrects, ev.corrected_by)
            for n, m in enumerate(matches_in, start=1) for ev in m.events]
     pays = [fp.PaymentFact(n, p.kind, p.payer, p.payee, p.amount, p.created_at, p.void, p.void_reason, p.voided_at)
             for n, p in enumerate(payments_in, start=1)]

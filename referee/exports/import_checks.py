@@ -21,7 +21,7 @@ from referee.engine.money import MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import SPECS, spec
 from referee.engine.vocab import CLOSE_HOWS, EventKind, PaymentKind
-from referee.exports.night_json import iso
+from referee.exports.night_json import KEPT, iso
 from referee.ledger import POT_PARTY, clean_players
 from referee.ledger.imports import PaymentIn as _PaymentIn
 from referee.ledger.matches import EventIn as _EventIn
@@ -183,7 +183,7 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
     last = 0
     for k, entry in enumerate(entries):
         at = f"{where}[{k}]"
-        obj = check_object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at", "deal",
+        obj = check_object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at", "deal", *KEPT,
                                        "link", "void_link", "voided_at"), ("seq", "payload"))
         seq = _int(obj["seq"], f"{at}.seq", low=1, high=per_match)
         if seq <= last:
@@ -216,8 +216,26 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
                                where=f"{at}.deal")
             _plain_json(deal, f"{at}.deal")
         out.append(_EventIn(seq, str(kind), dict(payload), void, reason, created,
-                            dict(deal) if deal is not None else None, voided_at if void else None))
+                            dict(deal) if deal is not None else None, *_kept(obj, at, seq, per_match),
+                            voided_at=voided_at if void else None))
     return out
+
+
+def _kept(obj: Mapping[str, Any], at: str, seq: int, per_match: int) -> tuple[Any, Any, Any]:
+    """An imported event's facts (a JSON object; checked on replay), the round a correction replaces (an
+    earlier one) and the correction that replaced it."""
+    facts = obj.get("facts")
+    if facts is not None:
+        if not isinstance(facts, Mapping):
+            raise BadInput(f"{at}.facts", "%(where)s must be a JSON object.", where=f"{at}.facts")
+        _plain_json(facts, f"{at}.facts")
+    corrects = obj.get("corrects")
+    if corrects is not None:
+        corrects = _int(corrects, f"{at}.corrects", low=1, high=max(1, seq - 1))
+    corrected_by = obj.get("corrected_by")
+    if corrected_by is not None:
+        corrected_by = _int(corrected_by, f"{at}.corrected_by", low=seq + 1, high=per_match)
+    return (dict(facts) if facts is not None else None), corrects, corrected_by
 
 
 def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:

@@ -15,6 +15,9 @@ from referee.ledger import night_money
 from referee.ledger.fingerprint import night_chain
 from referee.models import Night, Payment, db, now
 
+#: An event's facts and correction marks (issue 42): exported where set, and replayed on import.
+KEPT = ("facts", "corrects", "corrected_by")
+
 #: Identifies the file; ``version`` changes whenever the shape does (an old
 #: reader then refuses a new file instead of misreading it).
 FORMAT = "referee-night"
@@ -69,7 +72,9 @@ def export_night(night: Night) -> dict[str, Any]:
                 "created_at": iso(rnd.created_at),
                 "link": links[("log", number, rnd.seq)],
             } | _void_link(links, ("log_void", number, rnd.seq), rnd.voided_at)
-              | ({"deal": rnd.deal} if rnd.deal is not None else {}) for rnd in match.rounds],
+              | ({"deal": rnd.deal} if rnd.deal is not None else {})
+              | {name: getattr(rnd, name) for name in KEPT if getattr(rnd, name) is not None}
+            for rnd in match.rounds],
         })
     return {
         "format": FORMAT,

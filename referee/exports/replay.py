@@ -40,7 +40,8 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
                                       f"{exc.message}") from None
     except BadInput as exc:
         raise BadInput(f"{where}.{exc.field}", exc.message) from None
-    for k, event in enumerate(events):
+    order = sorted(range(len(events)), key=lambda k: (events[k].corrects or events[k].seq, events[k].void, k))
+    for k, event in ((k, events[k]) for k in order):  # in the order of play: a correction in its round's place
         if event.deal is not None:
             event.deal = _deal_log(match, state, event, f"{where}.rounds[{k}]")  # stored in its canonical form
         if event.void:
@@ -51,7 +52,7 @@ def _replayed(match: Match, number: int, events: Sequence[_EventIn]) -> Any:
             if event.kind == "close" and payload.get("pot") == "award" and payload.get("to") not in match.seats:
                 raise BadInput("to", "%(name)s is not a player of this match.",
                                name=repr(str(payload.get("to"))[:40]))
-            state = ledger.apply_event(match, state, event.kind, payload)
+            state = ledger.apply_event(match, state, event.kind, payload, event.facts)
         except RuleViolation as exc:
             raise RuleViolation(exc.rule, "Match %(number)s (%(game)s), round %(seq)s: %(error)s",
                                 number=number, game=spec(match.game).title, seq=event.seq, error=exc) from None

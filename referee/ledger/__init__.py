@@ -37,6 +37,7 @@ no logic.
 """
 
 from referee.ledger.carries import open_carry
+from referee.ledger.corrections import Outcome, correct_round, void_round
 from referee.ledger.fold import CorruptLog, apply_event, initial_state, replay, state_of
 from referee.ledger.idempotency import Idem
 from referee.ledger.imports import import_night
@@ -74,16 +75,16 @@ from referee.ledger.rounds import (
     round_json,
     state_json,
     stored_states_json,
-    void_round,
 )
 from referee.ledger.settings import MAX_MATCH_EVENTS, Settings, configure
 from referee.ledger.tx import Conflict, NotFound, Unavailable, configure_engine, lock_nights, store_reply, writing
 
 __all__ = [
     "MAX_MATCH_EVENTS", "MAX_NAME", "MAX_PLAYERS_PER_NIGHT", "MAX_TEXT", "POT_PARTY", "Conflict", "CorruptLog", "Idem",
-    "NotFound", "Settings", "Unavailable", "add_player", "add_round", "apply_event", "check_deal_round",
+    "NotFound", "Outcome", "Settings", "Unavailable", "add_player", "add_round", "apply_event", "check_deal_round",
     "clean_currency", "clean_name", "clean_player", "clean_players", "close_match", "configure", "configure_engine",
-    "create_match", "create_night", "currency_money", "get_match", "get_night", "group_by_token", "import_night",
+    "correct_round", "create_match", "create_night", "currency_money", "get_match", "get_night", "group_by_token",
+    "import_night",
     "initial_state", "lock_nights", "match_events_limit", "match_json", "night_by_token", "night_money", "open_carry",
     "recent_rounds", "replay", "revoke_edit_token", "round_at", "round_json", "seat_player", "state_json", "state_of",
     "store_reply", "stored_states_json", "void_round", "writing",

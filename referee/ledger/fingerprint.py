@@ -3,7 +3,8 @@
 Why: a player who left early, or who holds a printed sheet, should be able
 to tell that the night on the leader's phone is the night that was played
 (issue 46.2). Every event of the night (a match started, each row of a
-match's log whatever its kind: a round, a close, a correction; a void; a
+match's log whatever its kind: a round, a close, a correction with the
+round whose place it takes; a void, a correction's with its correction; a
 payment, a carried debt's halves, a tournament's fee-and-prize rows; a
 payment's void) is written as canonical JSON (sorted keys, no spaces,
 UTF-8) with its time and its match's number in the night, never a database
@@ -82,6 +83,8 @@ class LogFact:
     void: bool = False
     reason: str = ""
     voided_at: datetime | None = None
+    corrects: int | None = None  # a correction: the round whose place it takes
+    corrected_by: int | None = None  # a corrected round (void): the correction that replaced it
 
 
 @dataclass(frozen=True)
@@ -146,11 +149,12 @@ def chain(matches: Iterable[MatchFact], log: Iterable[LogFact], payments: Iterab
             "carried_in": m.carried_in, "at": stamp(m.at)}, ("match", m.number, 0)))
     for r in log:
         keyed.append(((r.at, _LOG, r.match, r.seq), {
-            "event": r.kind, "match": r.match, "seq": r.seq, "payload": dict(r.payload), "at": stamp(r.at)},
-            ("log", r.match, r.seq)))
+            "event": r.kind, "match": r.match, "seq": r.seq, "payload": dict(r.payload), "at": stamp(r.at)}
+            | ({"corrects": r.corrects} if r.corrects is not None else {}), ("log", r.match, r.seq)))
         if r.void:
             keyed.append(((r.voided_at or r.at, _LOG_VOID, r.match, r.seq), {
-                "event": "void", "match": r.match, "seq": r.seq, "reason": r.reason, "at": stamp(r.voided_at)},
+                "event": "void", "match": r.match, "seq": r.seq, "reason": r.reason, "at": stamp(r.voided_at)}
+                | ({"corrected_by": r.corrected_by} if r.corrected_by is not None else {}),
                 ("log_void", r.match, r.seq)))
     for p in payments:
         keyed.append(((p.at, _PAYMENT, p.number, 0), {
@@ -191,10 +195,10 @@ def _read_chain(night: Night) -> Chain:
                          m.created_at) for m in night.matches]
     rows = db.session.execute(
         select(Round.match_id, Round.seq, Round.kind, Round.payload, Round.created_at, Round.void,
-               Round.void_reason, Round.voided_at)
+               Round.void_reason, Round.voided_at, Round.corrects, Round.corrected_by)
         .join(Match, Match.id == Round.match_id).where(Match.night_id == night.id))
     log = [LogFact(number[r.match_id], r.seq, r.kind, r.payload, r.created_at, r.void, r.void_reason or "",
-                   r.voided_at) for r in rows]
+                   r.voided_at, r.corrects, r.corrected_by) for r in rows]
     pays = db.session.execute(
         select(Payment.kind, Payment.payer, Payment.payee, Payment.amount, Payment.created_at, Payment.void,
                Payment.void_reason, Payment.voided_at).where(Payment.night_id == night.id).order_by(Payment.id))

@@ -8,13 +8,16 @@ season's and the carry's reads of a stored state (:func:`stored_fields`,
 :func:`carried_out`). The snapshot's JSON is read and written here only
 (:func:`state_of`, :func:`snapshot_json`).
 
+The step, the snapshot's JSON and :class:`CorruptLog` are :mod:`referee.ledger.fold_steps`. The log is
+folded in the order of play (a correction in its round's place), each round with its stored facts (issue 42).
+
 **One error policy.** A stored event the engine refuses (a rule it breaks,
 a payload it cannot read) means the stored log is corrupted: the fold raises
 :class:`CorruptLog`, naming the match, the round number and the rule,
 whoever asked. Pages show it as a clear error (409), never as a 500; the
 match page shows itself with the error in place of its chart, so the leader
 can still void the broken round. A void whose later rounds would become
-invalid is not a corrupted log but a refused void: :func:`refold_without`
+invalid is not a corrupted log but a refused void: :func:`refold`
 raises the later round's :class:`RuleViolation` with ``.round``.
 
 **One cache.** Each process keeps the fold of the matches it has shown
@@ -38,19 +41,27 @@ existed get theirs all at once with their next checkpoint round.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import delete, insert, select
 
-from referee.engine import N_, BadInput, Explained, MatchState, RuleViolation
-from referee.engine.money import MAX_AMOUNT
-from referee.engine.records import dump, load
-from referee.engine.spec import Game, GameResult, spec
-from referee.engine.vocab import CloseHow, EventKind
-from referee.ledger.inputs import night_money
+from referee.engine import Explained, MatchState
+from referee.engine.records import load
+from referee.engine.spec import GameResult, spec
+from referee.ledger.fold_steps import (
+    PLACE,
+    CorruptLog,
+    apply_event,
+    carried_out,
+    initial_state,
+    place_of,
+    snapshot_json,
+    start_state,
+    step,
+    stored_fields,
+)
 from referee.lru import LRU, MiB, deep_size
 from referee.models import FoldCheckpoint, Match, Round, db
 
@@ -67,16 +78,6 @@ STATES_BUDGET = 2 * MiB
 #: A stored checkpoint after every round numbered a multiple of this: a cold fold folds fewer events
 #: than this after reading them, and writing one folds this many events once per this many rounds.
 CHECKPOINT_EVERY = 50
-
-
-class CorruptLog(Explained):
-    """A stored event the engine refuses: the log no longer replays (a 409 with this sentence, never a 500)."""
-
-    def __init__(self, match_id: int, seq: int, cause: Explained) -> None:
-        self.match_id, self.seq = match_id, seq
-        self.rule = cause.rule
-        super().__init__(N_("The stored log of match %(match)s no longer replays at round %(seq)s: %(why)s"),
-                         {"match": match_id, "seq": seq, "why": cause})
 
 
 @dataclass(frozen=True)
@@ -116,41 +117,11 @@ _CACHE: LRU[tuple[str, int], _Kept] = LRU(CACHE_SIZE, budget=CACHE_BUDGET, weigh
 _STATES: LRU[tuple[str, int], tuple[Any, MatchState]] = LRU(CACHE_SIZE, budget=STATES_BUDGET)
 
 
-# --- the snapshot and the engine's step -----------------------------------------------
+# --- the snapshot ------------------------------------------------------------------
 
-def initial_state(match: Match) -> MatchState:
-    game = spec(match.game)
-    return start_state(game, match.seats, match.first_dealer, match.stake, load(game.Options, match.options),
-                       match.carried_in)
-
-
-def start_state(game: Game, seats: Sequence[str], dealer: str, stake: int, options: Any,
-                carried_in: int = 0) -> MatchState:
-    """A match's first state, from its seats, dealer, stake in minor units and options (the engine's own).
-
-    Only the carry games (Svängknack, Kul) take ``carried_in``, the pot a
-    match brings from the last night (SK-14). Raises what the engine raises.
-    """
-    start: Callable[..., MatchState] = game.start
-    if carried_in:
-        return start(tuple(seats), dealer, stake, options, carried_in=carried_in)
-    return start(tuple(seats), dealer, stake, options)
-
-
-def apply_event(match: Match, state: MatchState, kind: str, payload: Mapping[str, Any]) -> MatchState:
-    """One event of the log applied to a state (the fold's step); raises what the engine raises."""
-    game = spec(match.game)
-    if kind == EventKind.CLOSE:
-        return game.close(state, payload.get("pot", CloseHow.SPLIT), payload.get("to"))
-    return game.apply(state, game.parse_round(state, payload, night_money(match.night)))
-
-
-def _step(match: Match, state: MatchState, seq: int, kind: str, payload: Mapping[str, Any]) -> MatchState:
-    """A stored event applied: the one place a refused stored event becomes :class:`CorruptLog`."""
-    try:
-        return apply_event(match, state, kind, payload)
-    except (RuleViolation, BadInput) as exc:
-        raise CorruptLog(match.id, seq, exc) from exc
+#: Asked of the fold, made by its step (:mod:`referee.ledger.fold_steps`).
+__all__ = ["CorruptLog", "apply_event", "carried_out", "initial_state", "snapshot_json", "start_state", "step",
+           "stored_fields"]
 
 
 def state_of(match: Match) -> MatchState:
@@ -177,64 +148,24 @@ def stored_state(key: tuple[str, int], game: str, stored: Any) -> MatchState:
     return state
 
 
-def snapshot_json(state: MatchState) -> Any:
-    """A state as the snapshot (and a checkpoint) stores it: the engine's JSON form.
-
-    Raises :class:`BadInput` (nothing is written: every caller is inside its
-    write transaction) when an open match's state holds an amount past
-    :data:`referee.engine.money.MAX_AMOUNT`: the round or void that made it
-    is refused, and the leader closes the match and starts a new one. A
-    finished state is always kept, so that the close itself is never
-    refused (it pays out a pot that was within the bound: at most twice it).
-    """
-    plain = dump(state)
-    if not state.finished and _too_large(plain):
-        raise BadInput("round", "This entry would make an amount of the match larger than the referee keeps; "
-                                "close the match and start a new one to play on.")
-    return plain
-
-
-def _too_large(plain: Any) -> bool:
-    """Whether the JSON ``plain`` holds a whole number past :data:`MAX_AMOUNT` (either sign)."""
-    if isinstance(plain, bool):
-        return False
-    if isinstance(plain, int):
-        return abs(plain) > MAX_AMOUNT
-    if isinstance(plain, dict):
-        return any(_too_large(v) for v in plain.values())
-    if isinstance(plain, (list, tuple)):
-        return any(_too_large(v) for v in plain)
-    return False
-
-
-def stored_fields(match: Match) -> SimpleNamespace:
-    """The snapshot's fields as attributes, without rebuilding the engine's state (the season reads a
-    handful of fields of every match of every night; rebuilding each state cost half its page's time)."""
-    return SimpleNamespace(**match.snapshot.state)
-
-
-def carried_out(match: Match) -> int:
-    """The pot a closed match carried to the next night (SK-14), 0 if none."""
-    return int(match.snapshot.state.get("carried_out") or 0)
+def in_play_order(match: Match) -> list[Round]:
+    """The match's events in the order of play (a correction in its round's place, before the void original)."""
+    return sorted(match.rounds, key=lambda rnd: (place_of(rnd), rnd.void, rnd.seq))
 
 
 def replay(match: Match) -> MatchState:
     """The whole log folded from the start, no checkpoint read (checks that the log and snapshot agree)."""
-    state = initial_state(match)
-    for rnd in match.rounds:
-        if not rnd.void:
-            state = _step(match, state, rnd.seq, rnd.kind, rnd.payload)
-    return state
+    return steps(match)[-1][2] if match.rounds else initial_state(match)
 
 
 def steps(match: Match) -> list[tuple[Round, MatchState, MatchState]]:
     """Every event with the state before and after it (a void one leaves it as it was): the protocols."""
     state = initial_state(match)
     out = []
-    for rnd in match.rounds:
+    for rnd in in_play_order(match):
         before = state
         if not rnd.void:
-            state = _step(match, state, rnd.seq, rnd.kind, rnd.payload)
+            state = step(match, state, rnd.seq, rnd.kind, rnd.payload, rnd.facts)
         out.append((rnd, before, state))
     return out
 
@@ -267,27 +198,29 @@ class _Run:
 
 def _fold(match: Match, run: _Run, rounds: Iterable[Sequence[Any]], *, upto: int, skip: int | None = None,
           checkpoints: bool = False) -> _Run:
-    """``run`` extended by the events ``rounds`` (seq, kind, payload; non-void, in order) up to round ``upto``,
-    with a checkpoint at each multiple of :data:`CHECKPOINT_EVERY` passed if ``checkpoints``."""
+    """``run`` extended by the events ``rounds`` (seq, kind, payload, facts, place; non-void, in the order of
+    play) up to place ``upto``, with a checkpoint at each multiple of :data:`CHECKPOINT_EVERY` passed if
+    ``checkpoints``. From place ``skip`` on, a refused event is a refused void or correction: its
+    :class:`RuleViolation` is raised with ``.round``, its place."""
     every = CHECKPOINT_EVERY
     game_result = spec(match.game).game_result
     due = (run.mark[0] // every + 1) * every
-    for seq, kind, payload in rounds:
-        while checkpoints and due < seq:
+    for seq, kind, payload, facts, place in rounds:
+        while checkpoints and due < place:
             run.checkpoint(match.id, due)
             due += every
         before = run.state
         try:
-            run.state = _step(match, before, seq, kind, payload)
+            run.state = step(match, before, seq, kind, payload, facts)
         except CorruptLog as exc:
-            if skip is None or seq < skip:
+            if skip is None or place < skip:
                 raise
             cause = exc.params["why"]  # the round a void would make invalid: the void is refused
             assert isinstance(cause, Explained)
-            cause.round = seq  # type: ignore[attr-defined]
+            cause.round = place  # type: ignore[attr-defined]
             raise cause from None
         run.events += 1
-        run.seqs.append(seq)
+        run.seqs.append(place)
         run.balances.append(tuple(run.state.balances))
         run.pots.append(int(run.state.pot))
         if (result := game_result(before, run.state)) is not None:  # a game it finished (Knaker's, KN-16)
@@ -298,26 +231,27 @@ def _fold(match: Match, run: _Run, rounds: Iterable[Sequence[Any]], *, upto: int
     return run
 
 
-_EVENT_COLUMNS = (Round.seq, Round.kind, Round.payload)
+_EVENT_COLUMNS = (Round.seq, Round.kind, Round.payload, Round.facts, PLACE)
 
 
 def _events(match: Match, after: int, upto: int, skip: int | None = None) -> list[Any]:
-    """The non-void events numbered ``after < seq <= upto`` (but ``skip``), as (seq, kind, payload) rows."""
-    query = (select(*_EVENT_COLUMNS).where(Round.match_id == match.id, Round.seq > after, Round.seq <= upto,
-                                           Round.void.is_(False)).order_by(Round.seq))
+    """The non-void events placed ``after < place <= upto`` (but the one numbered ``skip``), in the order of
+    play, as (seq, kind, payload, facts, place) rows."""
+    query = (select(*_EVENT_COLUMNS).where(Round.match_id == match.id, PLACE.between(after + 1, upto),
+                                           Round.void.is_(False)).order_by(PLACE))
     if skip is not None:
         query = query.where(Round.seq != skip)
     return [tuple(row) for row in db.session.execute(query)]
 
 
 def _new_events(match: Match, after: int, upto: int) -> list[Any] | None:
-    """The events numbered ``after < seq <= upto``, or None if one of them is void (a void got in while the
-    snapshot was read: the kept fold cannot be extended)."""
-    rows = list(db.session.execute(select(*_EVENT_COLUMNS, Round.void).where(
+    """The events numbered ``after < seq <= upto``, or None if one of them is void or a correction (a void or
+    correction got in while the snapshot was read: the kept fold cannot be extended)."""
+    rows = list(db.session.execute(select(*_EVENT_COLUMNS, Round.void, Round.corrects).where(
         Round.match_id == match.id, Round.seq > after, Round.seq <= upto).order_by(Round.seq)))
-    if len(rows) != upto - after or any(row[3] for row in rows):
+    if len(rows) != upto - after or any(row[5] or row[6] is not None for row in rows):
         return None
-    return [tuple(row[:3]) for row in rows]
+    return [tuple(row[:5]) for row in rows]
 
 
 def _stored(match: Match, before: int | None = None, *, points: bool = False) -> list[Any]:
@@ -358,15 +292,27 @@ def _replace(match: Match, run: _Run) -> None:
         db.session.execute(insert(table), run.marks)
 
 
-def refold_without(match: Match, skip: int) -> _Run:
-    """A void's fold: from the nearest stored checkpoint before round ``skip``, without it, to the last
-    event; its ``state`` is the match's new state and its ``marks`` the checkpoints to store
-    (:func:`store_after_void`). A later round the void makes invalid raises its :class:`RuleViolation`
-    (``.round``); an event before ``skip`` that no longer replays, :class:`CorruptLog`."""
-    chain = _stored(match, before=skip)
+def refold(match: Match, skip: int, *, place: int, instead: Sequence[Any] | None = None) -> _Run:
+    """A void's or correction's fold: from the nearest stored checkpoint before ``place``, without the event
+    numbered ``skip`` (at ``place``) and with ``instead`` (a row as :func:`_events` gives, at ``place``) in its
+    stead, to the last event; its ``state`` is the match's new state, its ``seqs``, ``balances`` and ``pots``
+    the points from the checkpoint on, its ``marks`` the checkpoints to store (:func:`store_after_void`). A
+    round from ``place`` on that no longer holds raises its :class:`RuleViolation` (``.round``, its place);
+    an event before ``place`` that no longer replays, :class:`CorruptLog`."""
+    chain = _stored(match, before=place)
     upto = match.snapshot.next_seq - 1
     run = _resume(match, chain[-1] if chain else None)
-    return _fold(match, run, _events(match, run.mark[0], upto, skip), upto=upto, skip=skip, checkpoints=True)
+    rows = _events(match, run.mark[0], upto, skip)
+    if instead is not None:
+        rows = sorted([*rows, tuple(instead)], key=lambda row: row[4])
+    return _fold(match, run, rows, upto=upto, skip=place, checkpoints=True)
+
+
+def state_before(match: Match, place: int) -> MatchState:
+    """The state before the event at ``place`` in the order of play (from the nearest stored checkpoint)."""
+    chain = _stored(match, before=place)
+    run = _resume(match, chain[-1] if chain else None)
+    return _fold(match, run, _events(match, run.mark[0], place - 1), upto=place - 1).state
 
 
 def store_after_void(match: Match, run: _Run) -> None:

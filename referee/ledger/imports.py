@@ -65,7 +65,8 @@ def import_night(group_name: str, name: str, currency: str, players: Sequence[Ma
             state = fold(match, number)
             logs.append((match, [{"seq": ev.seq, "kind": ev.kind, "payload": ev.payload, "created_at": ev.created_at,
                                   "void": ev.void, "void_reason": ev.void_reason, "idempotency_key": None,
-                                  "deal": ev.deal, "voided_at": ev.voided_at} for ev in m_in.events]))
+                                  "deal": ev.deal, "facts": ev.facts, "corrects": ev.corrects,
+                                  "corrected_by": ev.corrected_by, "voided_at": ev.voided_at} for ev in m_in.events]))
             matches.settle_draft(match, number, m_in, state)
         if verify is not None:
             verify()

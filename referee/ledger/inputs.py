@@ -73,6 +73,19 @@ def clean_currency(value: object) -> str:
     return value.strip().upper()
 
 
+#: The languages of the app, as a night keeps the one it was created in (``Night.language``).
+LANGUAGES = ("en", "sv", "de")
+
+
+def clean_language(value: object) -> str | None:
+    """A night's language: one of :data:`LANGUAGES`, or None (none given)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or value.strip().lower() not in LANGUAGES:
+        raise BadInput("language", "language must be one of en, sv, de.")
+    return value.strip().lower()
+
+
 def night_money(night: Night) -> Money:
     return currency_money(night.currency)
 

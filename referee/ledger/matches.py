@@ -137,6 +137,10 @@ class EventIn:
     void_reason: str
     created_at: datetime
     deal: dict[str, Any] | None = None
+    #: What the state gave the round when it was entered (issue 42), and a correction's place and mark.
+    facts: dict[str, Any] | None = None
+    corrects: int | None = None
+    corrected_by: int | None = None
     voided_at: datetime | None = None
 
 

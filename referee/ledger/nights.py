@@ -21,6 +21,7 @@ from referee.ledger.inputs import (
     MAX_PLAYERS_PER_NIGHT,
     MAX_TEXT,
     clean_currency,
+    clean_language,
     clean_name,
     clean_player,
     clean_players,
@@ -33,13 +34,17 @@ from referee.models import Group, Night, NightPlayer, Player, Tournament, Tourna
 
 def create_night(name: object, currency: object, players: object, *, date: Date | None = None,
                  place: object = "", group: object = None, group_token: object = None,
-                 leader: object = "", idem: Idem | None = None, caller: Caller | None = None) -> Night:
-    """A new night, in a new group or an existing one (by its token); counted towards the address's creations."""
+                 leader: object = "", language: object = None, idem: Idem | None = None,
+                 caller: Caller | None = None) -> Night:
+    """A new night, in a new group or an existing one (by its token); counted towards the address's creations.
+
+    ``language`` is the one it is created in: its sheets use it when the reader asks for none."""
     name = clean_name(name, "name", MAX_TEXT)
     code = clean_currency(currency)
     names = clean_players(players)
     place = "" if place in (None, "") else clean_name(place, "place", MAX_TEXT)
     leader = "" if leader in (None, "") else clean_name(leader, "leader")
+    lang = clean_language(language)
     with ratelimit.creating(caller), writing(idem=idem):
         if group_token is not None:
             if not isinstance(group_token, str):
@@ -50,7 +55,8 @@ def create_night(name: object, currency: object, players: object, *, date: Date 
         else:
             grp = Group(name=clean_name(group, "group", MAX_TEXT) if group else name)
             db.session.add(grp)
-        night = Night(group=grp, name=name, currency=code, date=date, place=place, leader=leader)
+        night = Night(group=grp, name=name, currency=code, date=date, place=place, leader=leader,
+                      language=lang)
         db.session.add(night)
         for pos, pname in enumerate(names):
             night.seats.append(NightPlayer(player=_group_player(grp, pname), position=pos))

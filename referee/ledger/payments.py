@@ -48,6 +48,8 @@ class NightSettlement:
     open_matches: int = 0
     played: Played | None = field(default=None, repr=False)  # the matches' part, as folded (:func:`with_payment`)
     rows: list[Payment] = field(default_factory=list, repr=False)  # every payment row read, in order
+    #: A finished tournament's entry fee and prize, net, per player (already in ``result``; shown apart).
+    prizes: dict[str, int] = field(default_factory=dict)
 
     @cached_property
     def plan(self) -> Plan:
@@ -137,6 +139,7 @@ def _settled(night: Night, done: Played, rows: list[Payment]) -> NightSettlement
     if done.pots:
         result[POT_PARTY] = done.pots
     opening, carried_out, paid = _zero(parties), _zero(parties), _zero(parties)
+    prizes: dict[str, int] = {}
     for row in rows:
         if row.void:
             continue
@@ -149,13 +152,14 @@ def _settled(night: Night, done: Played, rows: list[Payment]) -> NightSettlement
             carried_out[row.payer] += row.amount
         elif row.kind == PaymentKind.PRIZE:  # a tournament's fee and prize: part of the night's result
             result[row.payer] = result.get(row.payer, 0) + row.amount
+            prizes[row.payer] = prizes.get(row.payer, 0) + row.amount
     open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
     return NightSettlement(
         night=night, parties=parties, per_match=done.per_match, result={p: result.get(p, 0) for p in parties},
         opening=opening, carried_out=carried_out, paid=paid, open=open_,
         payments=[r for r in rows if r.kind in (PaymentKind.PAYMENT, PaymentKind.OPENING)],
         carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=done.open_matches,
-        played=done, rows=rows)
+        played=done, rows=rows, prizes=prizes)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Matches and their log: creating a match, entering rounds, voids and closes, reading them back.
+"""Matches and their log: entering rounds and closes, reading them back (voids and corrections:
+:mod:`referee.ledger.corrections`).
 
 Each action loads what it needs, asks the engine (which checks every rule
 before anything is stored), then writes the new event and the new snapshot in
@@ -19,18 +20,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee.engine import N_, BadInput, MatchState, RuleViolation, tricks
+from referee.engine import N_, BadInput, MatchState, tricks
 from referee.engine.money import Money
 from referee.engine.spec import SPECS, Game, spec
 from referee.engine.vocab import CLOSE_HOWS, CloseHow, EventKind, MatchStatus
 from referee.ledger import fold, idempotency, live, settings, tables
-from referee.ledger.carries import _check_carry_kept
 from referee.ledger.fold import state_of
 from referee.ledger.idempotency import Idem
-from referee.ledger.inputs import clean_name, currency_money, night_money
+from referee.ledger.inputs import currency_money, night_money
 from referee.ledger.matches import check_night_room
 from referee.ledger.tx import Conflict, NotFound, store_reply, writing
-from referee.models import MAX_ID, Match, Night, Round, Snapshot, db, now
+from referee.models import Match, Night, Round, Snapshot, db, now
 from referee.offline import round_parse
 
 
@@ -79,13 +79,18 @@ _MOVE_SNAPSHOT = update(_snapshots).where(_snapshots.c.match_id == bindparam("ma
 #: loads the match's every round as an object, whose cost grew with the log (a void of a 1,500-round match
 #: took 50 ms, its JSON 42 ms; bench/soak.py served half as many requests in its tenth minute as in its first).
 _ROUND_AT = select(Round).where(Round.match_id == bindparam("match"), Round.seq == bindparam("seq"))
-_LOG = (select(Round.seq, Round.kind, Round.payload, Round.void, Round.void_reason, Round.created_at, Round.deal)
+_LOG = (select(Round.seq, Round.kind, Round.payload, Round.void, Round.void_reason, Round.created_at, Round.deal,
+               Round.facts, Round.corrects, Round.corrected_by)
         .where(Round.match_id == bindparam("match")).order_by(Round.seq))
 
 
 def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any], new_state: MatchState,
-                 idem_key: str | None, deal: dict[str, Any] | None = None) -> Round:
+                 idem_key: str | None, deal: dict[str, Any] | None = None, *, facts: dict[str, Any] | None = None,
+                 corrects: int | None = None) -> Round:
     """Store an event and the new snapshot, or raise :class:`Conflict`.
+
+    A round is stored with its ``facts`` (:mod:`referee.engine.facts`); a
+    correction with the number of the round whose place it ``corrects``.
 
     The event goes in as one Core INSERT (the hot path of a game night: no
     unit-of-work needed for an append-only row); the returned :class:`Round`
@@ -93,7 +98,8 @@ def _write_event(match: Match, version: int, kind: str, payload: dict[str, Any],
     """
     seq = match.snapshot.next_seq
     values = {"match_id": match.id, "seq": seq, "kind": kind, "payload": payload, "created_at": now(),
-              "void": False, "void_reason": "", "idempotency_key": idem_key, "deal": deal}
+              "void": False, "void_reason": "", "idempotency_key": idem_key, "deal": deal, "facts": facts,
+              "corrects": corrects, "corrected_by": None}
     result = insert_events(values)
     db.session.expire(match, ["rounds"])
     _bump(match, version, new_state, next_seq=seq + 1)
@@ -202,7 +208,8 @@ def add_round(match_id: int, payload: object, *, idem: Idem | None = None,
             try:
                 with writing(fresh=False, idem=idem):
                     rnd = _write_event(match, version, EventKind.ROUND, canonical, new_state,
-                                       idem.key if idem else None, log[0] if log is not None else None)
+                                       idem.key if idem else None, log[0] if log is not None else None,
+                                       facts=rules.facts(state, canonical))
                     store_reply(idem, (rnd, new_state))
             except (IntegrityError, Conflict):
                 db.session.rollback()
@@ -240,55 +247,6 @@ def check_deal_round(rules: Game, state: MatchState, money: Money, canonical: Ma
     if want != dict(canonical):
         raise BadInput("deal", "The round disagrees with its deal: the deal gives %(round)s.",
                        round=json.dumps(want, ensure_ascii=False))
-
-
-def void_round(match_id: int, seq: object, reason: object, *, idem: Idem | None = None) -> MatchState:
-    """Mark an event void and recompute the match without it.
-
-    Refused with the rule of the first later round that would no longer be
-    valid; then nothing changes. A void names its round, not a view of the
-    match, so when another phone's write gets in first (PostgreSQL lets the
-    two overlap; the version check catches it) the void is simply tried again
-    on the new state, as a round is.
-    """
-    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq <= MAX_ID:
-        raise BadInput("round", "round must be a number.")
-    why = "" if reason in (None, "") else clean_name(reason, "reason", 500)
-    for _attempt in range(5):
-        try:
-            return _void_once(match_id, seq, why, idem)
-        except (IntegrityError, Conflict):
-            db.session.rollback()
-            db.session.expire_all()
-    raise _conflict(get_match(match_id))
-
-
-def _void_once(match_id: int, seq: int, why: str, idem: Idem | None) -> MatchState:
-    with writing(idem=idem):
-        match = get_match(match_id)
-        rnd = round_at(match.id, seq)
-        if rnd is None:
-            raise NotFound(f"Match {match_id} has no round {seq}.")
-        tables.refuse_if_final(match)  # a finished tournament's standings are paid out
-        if rnd.void:
-            raise BadInput("round", "Round %(seq)s is already void.", seq=seq)
-        version = match.snapshot.version
-        try:
-            refold = fold.refold_without(match, seq)  # from the stored checkpoint before the round
-        except RuleViolation as exc:
-            later = getattr(exc, "round", "?")
-            raise RuleViolation(exc.rule, "Voiding round %(seq)s would make round %(later)s invalid: %(why)s",
-                                seq=seq, later=later, why=exc) from None
-        new_state = refold.state
-        _check_carry_kept(match, state_of(match), new_state)
-        rnd.void = True
-        rnd.void_reason = why
-        _bump(match, version, new_state, next_seq=match.snapshot.next_seq)
-        fold.store_after_void(match, refold)
-        live.note(match.night_id, "void", match.id, seq, state=lambda: state_json(match, new_state))
-        store_reply(idem, new_state)
-    return new_state
-
 
 
 def close_match(match_id: int, how: object = CloseHow.SPLIT, to: object = None, *,
@@ -392,4 +350,4 @@ def round_json(rnd: Round | Row[Any]) -> dict[str, Any]:
     """An event as the API shows it, from its row (its object has the same names)."""
     return {"round": rnd.seq, "kind": rnd.kind, "payload": rnd.payload, "void": rnd.void,
             "void_reason": rnd.void_reason or None, "created_at": rnd.created_at.isoformat() + "Z",
-            "deal": rnd.deal}
+            "deal": rnd.deal, "facts": rnd.facts, "corrects": rnd.corrects, "corrected_by": rnd.corrected_by}

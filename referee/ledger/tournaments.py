@@ -125,8 +125,11 @@ def check(data: dict[str, Any]) -> Plan:
 
 
 def create(plan: Plan, *, group: object = None, group_token: object = None, date: Date | None = None,
-           place: object = "", idem: Idem | None = None, caller: Caller | None = None) -> Tournament:
-    """The tournament's night with its players, and the first series' tables, in one write."""
+           place: object = "", language: object = None, idem: Idem | None = None,
+           caller: Caller | None = None) -> Tournament:
+    """The tournament's night with its players, and the first series' tables, in one write (``language``:
+    the one it is created in, for its sheets, see ``Night.language``)."""
+    lang = inputs.clean_language(language)
     place = "" if place in (None, "") else inputs.clean_name(place, "place", inputs.MAX_TEXT)
     group_name = inputs.clean_name(group, "group", inputs.MAX_TEXT) if group else plan.name
     tables = draw.draw(plan.players, plan.table_size, spec(plan.game).min_players, plan.seed, 1)
@@ -139,7 +142,8 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
         else:
             grp = Group(name=group_name)
             db.session.add(grp)
-        night = Night(group=grp, name=plan.name, currency=plan.currency, date=date, place=place, leader="")
+        night = Night(group=grp, name=plan.name, currency=plan.currency, date=date, place=place, leader="",
+                      language=lang)
         db.session.add(night)
         for pname in plan.players:
             nights.seat_player(night, pname)

@@ -68,5 +68,6 @@ def _field_error(form: Any, field: str, message: str) -> None:
 
 # The modules that register their routes, filters and hooks on bp, named one by one (no package scan):
 # imported last, as they take ``bp`` and the helpers above from this module.
-from referee.pages import addresses, filters, game_log, links, matches, nights, offline, season, settlement, table  # noqa: E402,F401  # noqa: E402,F401
+from referee.pages import (  # noqa: E402,F401,I001
+    addresses, filters, game_log, kul_next, links, matches, nights, offline, season, settlement, table)
 from referee.pages.referee import knaker_pile, schloapfer_eyes, schwimmen_value, trick_dispute, tricks  # noqa: E402,F401

@@ -18,6 +18,11 @@ from werkzeug.datastructures import MultiDict
 from referee import round_forms
 from referee.engine import BadInput, RuleViolation
 
+#: Fields of a round form that stand on their own, in no player's row: an error about one of them (a new stake
+#: refused with SK-13 in a round where somebody went bet) is marked at that field, with its reason next to it,
+#: and marks no row, though the refused entry gave figures to players (issue 42.4).
+OWN_FIELDS = frozenset({"new_stake"})
+
 
 def _names_in(value: object, players: set[str]) -> set[str]:
     """Player names a parameter holds: one name, a list of names, or names joined by ", "."""
@@ -36,6 +41,8 @@ def rows(error: RuleViolation | BadInput | None, posted: MultiDict[str, str] | N
          game: str, players: list[str]) -> set[str]:
     """The players whose rows the error concerns (empty when it concerns no row)."""
     if error is None:
+        return set()
+    if (round_forms.error_field(game, getattr(error, "rule", "")) or getattr(error, "field", "")) in OWN_FIELDS:
         return set()
     seats = set(players)
     named = _names_in(list(getattr(error, "params", {}).values()), seats)

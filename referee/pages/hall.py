@@ -28,6 +28,7 @@ from referee.pages.filters import qr_svg
 from referee.pages.forms import RoundForm
 from referee.pages.tournaments import tournament
 from referee.reports.tournament import players_link
+from referee.web import balance_lines
 
 bp = Blueprint("hall", __name__)
 
@@ -118,5 +119,6 @@ def me(tournament_id: int) -> Any:
 
 
 def money_of(night: Any, name: str) -> dict[str, Any]:
-    """What ``name`` pays or receives by the night's settlement: the balance and the plan's transfers."""
-    return payments.owed(night).of(name) | {"pot_party": ledger.POT_PARTY}
+    """What ``name`` pays or receives by the night's settlement: the balance, the plan's transfers, and the
+    lines the balance is made of (issue 46)."""
+    return payments.owed(night).of(name) | {"pot_party": ledger.POT_PARTY, "explained": balance_lines.one(night, name)}

@@ -16,14 +16,14 @@ from wtforms.fields.choices import SelectChoice
 from referee import ledger, round_forms
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
-from referee.engine.spec import spec, title
+from referee.engine.spec import spec
 from referee.ledger import idempotency, tables
 from referee.messages import explain
-from referee.models import Match
-from referee.pages import _field_error, _match, _night, bp, error_rows, guest_pages, offline
+from referee.models import Match, Round
+from referee.pages import _field_error, _match, _night, bp, entry_words, error_rows, guest_pages, offline
 from referee.pages.forms import CloseForm, MatchForm, RoundForm, VoidForm, option_texts, options_from, seats_from
 from referee.pages.phone_rights import can_edit
-from referee.web import idempotent
+from referee.web import idempotent, titles
 
 #: How many of the latest rounds the match page lists (the rest: "show all").
 HISTORY = 10
@@ -100,8 +100,21 @@ def render_match(match: Match, *, error: RuleViolation | BadInput | None = None,
         stale=stale_fields(stale) if stale is not None else [], stale_said=(stale or {}).get("said", ""),
         stale_token=secrets.token_urlsafe(16),
         error_rows=error_rows.rows(error, posted, view, match.game, list(match.seats)),
-        close_form=close_form, money=money, where=tables.table_of_match(match.id))
+        close_form=close_form, money=money, where=tables.table_of_match(match.id), saved=saved_note(match))
     return body, status
+
+
+def saved_note(match: Match) -> dict[str, Any] | None:
+    """The round this page answers the save of (its flash, ``saved N``), to show above the form with its line.
+
+    Read through the flashes the page shows (a background fetch takes none, ``offline.flashed_messages``); the
+    base template leaves a ``saved`` flash to the match page when it is given ``saved``.
+    """
+    for category, text in offline.flashed_messages(with_categories=True):
+        kind, _sep, seq = str(category).partition(" ")
+        if kind == "saved" and seq.isdigit():
+            return {"text": text, "round": ledger.round_at(match.id, int(seq))}
+    return None
 
 
 @bp.get("/matches/<int:match_id>")
@@ -136,8 +149,23 @@ def add_round(match_id: int) -> Any:
         return render_match(ledger.get_match(match_id), error=exc, posted=request.form, status=422)
     except ledger.Conflict as exc:
         return render_match(exc.match, stale=request.form, status=409, conflict=explain(exc))
-    flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
-    return redirect(url_for("pages.match", match_id=match_id))
+    return round_saved(m, rnd)
+
+
+#: Where the page after a save goes: the note saying what was saved, right above the next round's form (its
+#: anchor scrolls there without JavaScript; static/js/form_view.js then keeps as much of the state above it in
+#: view as the form and the Save bar leave room for).
+SAVED_ANCHOR = "saved"
+
+
+def round_saved(match: Match, rnd: Round) -> Any:
+    """The answer to a saved round: the match page, scrolled to the next round's form, saying what was saved.
+
+    The flash's category carries the round's number (``saved N``): the match page shows the note above its form
+    with that round's line of the history (what was saved), not at the top of the page, which the scroll leaves.
+    """
+    flash(entry_words.saved(match, rnd), f"saved {rnd.seq}")
+    return redirect(url_for("pages.match", match_id=match.id, _anchor=SAVED_ANCHOR))
 
 
 def saved_round(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
@@ -147,7 +175,7 @@ def saved_round(entered: tuple[Any, Any]) -> tuple[int, dict[str, Any]]:
 
 def round_saved_again(match_id: int, done: idempotency.Replayed) -> Any:
     """The answer to a round form sent again with its key: nothing entered, the first round named."""
-    flash(_("Round %(n)s was already saved; it counts once.", n=done.body.get("round", "?")), "ok")
+    flash(entry_words.saved_again(ledger.get_match(match_id), done.body.get("round")), "ok")
     return redirect(url_for("pages.match", match_id=match_id))
 
 
@@ -163,17 +191,34 @@ def void_round(match_id: int, seq: int) -> Any:
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400, _("The form has expired; reload the page."))
+        said = entry_words.voided(m, rnd)  # named while it still counts
         try:  # a resent entry of the phone's queue is made once
             with offline.once():
                 ledger.void_round(match_id, seq, form.reason.data or "", idem=offline.page_idem())
         except (RuleViolation, BadInput) as exc:
             error = exc
         else:
-            flash(_("Round %(n)s is void; the match was recomputed without it.", n=seq), "ok")
+            flash(said, "ok")
             return redirect(url_for("pages.match", match_id=match_id))
     summary = f"pages/summary_{m.game if m.game in PAGE_GAMES else 'generic'}.html"
+    changes, refused = _void_preview(match_id, seq) if not rnd.void and error is None else (None, None)
     return render_template("pages/void.html", match=m, night=m.night, rnd=rnd, form=form, error=error,
-                           summary_template=summary), 422 if error else 200
+                           summary_template=summary, changes=changes, refused=refused,
+                           shown=CHANGES_SHOWN), 422 if error else 200
+
+
+#: The later rounds a void's preview lists (the rest are counted): a void early in a long match changes many.
+CHANGES_SHOWN = 30
+
+
+def _void_preview(match_id: int, seq: int) -> tuple[list[dict[str, Any]] | None, Any]:
+    """What the void would change later (its dry run, issue 42), or the reason it would be refused."""
+    try:
+        return ledger.void_round(match_id, seq, "", dry_run=True).changes, None
+    except (RuleViolation, BadInput) as exc:
+        return None, exc
+    except ledger.Conflict:  # other phones kept writing: the page shows no preview, the void still checks
+        return None, None
 
 
 @bp.post("/matches/<int:match_id>/close")
@@ -196,7 +241,7 @@ def close_match(match_id: int) -> Any:
         return render_template("pages/close_confirm.html", match=m, night=m.night, form=form, to=to,
                                pot=form.pot.data, state=ledger.state_of(m), title=_("Close the match?"),
                                back=back, back_label=_("Back to the match"), action=request.path,
-                               crumb=f"{title(m.game)} #{m.id}",
+                               crumb=titles.match_title(m),
                                fields={"pot": form.pot.data, "to": to}, button=_("Close the match"),
                                button_id="confirm-close", box_id="close-confirm")
     try:  # a resent entry of the phone's queue is made once

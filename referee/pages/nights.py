@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from referee import ledger, night_changes
@@ -27,7 +28,8 @@ def new_night() -> Any:
             night = ledger.create_night(form.name.data, form.currency.data, form.player_names(),
                                           date=form.date.data, place=form.place.data or "",
                                           leader=form.leader.data or "",
-                                          group_token=form.group_token.data or None, caller=caller())
+                                          group_token=form.group_token.data or None, caller=caller(),
+                                          language=str(get_locale() or "en"))
         except BadInput as exc:
             _field_error(form, exc.field, explain(exc))
         except ledger.NotFound as exc:

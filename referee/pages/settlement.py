@@ -18,9 +18,12 @@ from referee.ledger import paying, payments
 from referee.messages import explain
 from referee.models import Night
 from referee.pages import _field_error, _night, bp, offline
-from referee.pages.filters import money_filter, qr_svg
+from referee.pages.filters import qr_svg
 from referee.pages.forms import PaymentDetailsForm, RoundForm, VoidForm
-from referee.web import pay
+from referee.web import amounts, balance_lines, pay
+
+#: The most lines of the players' "why?" the settlement page carries at once; past that, one player's at a time.
+PAGE_LINES = 500
 
 
 @bp.get("/nights/<int:night_id>/settlement")
@@ -53,6 +56,8 @@ def _page(nt: Night, plan_kind: str | None) -> Any:
     return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
                            pot_party=ledger.POT_PARTY, form=form, void_form=VoidForm(),
                            later=payments.later_nights(nt), details=details, money=ledger.night_money(nt),
+                           explained=balance_lines.page_rows(nt, request.args.get("why"), PAGE_LINES),
+                           why=request.args.get("why"),
                            page_url=url_for("pages.settlement", night_id=nt.id, plan=plan_kind))
 
 
@@ -103,7 +108,7 @@ def _confirm_void_payment(nt: Night, payment_id: int, form: VoidForm) -> Any:
     if p is None:
         return None
     back = url_for("pages.settlement", night_id=nt.id)
-    amount = money_filter(p.amount, nt.currency)
+    amount = amounts.money(p.amount, nt.currency)
     party = {ledger.POT_PARTY: _("the pot (game leader)")}
     payer, payee = party.get(p.payer, p.payer), party.get(p.payee or "", p.payee)
     if p.kind == "payment":

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -49,7 +50,8 @@ def new() -> Any:
     form = TournamentForm()
     if form.validate_on_submit():
         try:
-            created = tournaments.create(tournaments.check(form.body()), caller=caller())
+            created = tournaments.create(tournaments.check(form.body()), caller=caller(),
+                                         language=str(get_locale() or "en"))
         except BadInput as exc:
             _field_error(form, exc.field, explain(exc))
         except RuleViolation as exc:

@@ -16,7 +16,7 @@ import gc
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -26,21 +26,22 @@ from referee import exports, ledger
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
 from referee.engine.spec import spec
 from referee.ledger import by_version, fingerprint, fold, paying, payments, rights
+from referee.messages import relocale
 from referee.models import Match, Night
 from referee.reports import sheet
 from referee.reports.codes import qr_img
-from referee.reports.rounds import VOID_ROWS, balance_grids, num, pot_word, void_grid
+from referee.reports.rounds import VOID_ROWS, balance_grids, pot_word, void_grid
 from referee.reports.rounds import svangknack_grid as grid
 from referee.reports.step import Step
 from referee.round_forms import options_in_words
-from referee.web import pay
+from referee.web import amounts, balance_lines, pay
 from referee.web.caller import caller, grants
 
 bp = Blueprint("reports", __name__)
 
 
 # ``|num`` (an amount of the engine's state in the reader's locale) and ``|pot_word`` for the sheets.
-bp.add_app_template_filter(num, "num")
+bp.add_app_template_filter(amounts.num, "num")
 bp.add_app_template_filter(pot_word, "pot_word")
 
 
@@ -131,7 +132,7 @@ def render_pdf(html: str) -> bytes:
     paused = gc.isenabled()
     gc.disable()
     try:
-        return bytes(HTML(string=html, base_url=request.host_url).write_pdf())
+        return bytes(HTML(string=html, base_url=request.host_url).write_pdf(pdf_tags=True))  # tagged (issue 50.7)
     finally:
         if paused:
             gc.enable()
@@ -161,10 +162,20 @@ def kept_pdf(night: Night, what: tuple[Any, ...], html: Callable[[], str]) -> by
     (45 s before issue 45.6). The first reader renders, the others at the
     same moment wait for its answer (:mod:`referee.ledger.by_version`, which
     forgets it when the night changes). Only a request that may read the
-    sheet gets here.
+    sheet gets here. The sheet is in the night's language unless the request
+    asks for one (:func:`in_night_language`).
     """
+    in_night_language(night)
     return by_version.kept(night, ("pdf", *what, str(get_locale()), request.host_url),
                            lambda: render_pdf(html()), wait=RENDER_WAIT)
+
+
+def in_night_language(night: Night) -> None:
+    """Let the night's language answer for a request that asks for none (``referee.select_locale``): a PDF
+    app opening a sheet's link sends no Accept-Language and has no cookie; it got English before."""
+    if night.language and g.get("night_language") != night.language:
+        g.night_language = night.language
+        relocale()  # a locale already worked out for this request (an error text, the rights check) is forgotten
 
 
 #: Seconds a reader waits for another's render of the same sheet before it renders its own (a sheet of
@@ -246,11 +257,17 @@ def protocol_html(match: Match) -> str:
 @bp.get("/nights/<int:night_id>/settlement.pdf")
 def settlement_sheet(night_id: int) -> Response:
     night = readable_night(night_id)
-    return pdf_response(kept_pdf(night, ("settlement",), lambda: settlement_html(night)), f"settlement-{night.id}.pdf")
+    # The appendix of the players' lines (issue 46): ?explain=1 for everybody, ?explain=<name> for one player.
+    asked = request.args.get("explain", "")
+    lines = "" if asked in ("", "0") else "*" if asked in ("1", "on", "yes") else asked
+    return pdf_response(kept_pdf(night, ("settlement", lines), lambda: settlement_html(night, explain=lines)),
+                        f"settlement-{night.id}.pdf")
 
 
-def settlement_html(night: Night) -> str:
-    """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes."""
+def settlement_html(night: Night, *, explain: str = "") -> str:
+    """The sheet everyone signs: results per match, the plan with payment QR codes, tick boxes; with
+    ``explain`` (a player's name, or ``*`` for all), an appendix of the lines of each balance
+    (:mod:`referee.web.balance_lines`)."""
     s = payments.settlement(night)
     details = paying.player_details(night)
     rows = []
@@ -279,7 +296,17 @@ def settlement_html(night: Night) -> str:
                            results=sheet.results_grid(s, money, party, plain),
                            transfers=sheet.transfers_grid(rows, money, party),
                            record_qr=qr_img(record, _("Online record")), record_url=record,
-                           pot_party=ledger.POT_PARTY)
+                           pot_party=ledger.POT_PARTY, explained=_appendix(night, explain))
+
+
+def _appendix(night: Night, asked: str) -> dict[str, Any] | None:
+    """The players' lines the sheet's appendix prints: everybody's (``*``), one player's, or none."""
+    if not asked:
+        return None
+    found = balance_lines.sheet_rows(night, asked)
+    if found is None:
+        abort(404)
+    return found
 
 
 @bp.get("/nights/<int:night_id>/export.csv")

@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date as Date
-from decimal import Decimal
 from typing import Any
 
-from flask_babel import format_date, format_decimal
+from flask_babel import format_date
 
 from referee import charts, ledger
 from referee.ledger import fold, nights
 from referee.lru import LRU, MiB
 from referee.models import Group, Match
 from referee.reports import bp
+from referee.web import amounts
 
 
 def styles(group: Group, names: list[str]) -> dict[str, charts.Style]:
@@ -91,13 +91,8 @@ def season_chart(s: Any, currency: str, width: int = 360, height: int = 220) -> 
                              x_count=min(6 if width <= 400 else 10, max(len(xs) - 1, 1)))
 
 
-@bp.app_template_filter("tick")
-def tick_label(minor: int, currency: str) -> str:
-    """A short amount for an axis: whole units without decimals, else the currency's digits."""
-    digits = ledger.currency_money(currency).digits
-    amount = Decimal(minor).scaleb(-digits)
-    pattern = "#,##0" if amount == amount.to_integral_value() else "#,##0." + "0" * digits
-    return str(format_decimal(amount, format=pattern))
+# A short amount on an axis: whole units without decimals, else the currency's digits (referee/web/amounts.py).
+bp.add_app_template_filter(amounts.tick, "tick")
 
 
 @bp.app_template_filter("short_date")

@@ -6,25 +6,20 @@ layout changed (one line per round instead of nine boxes).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from decimal import Decimal
 
-from flask_babel import format_decimal
 from flask_babel import gettext as _
 
+from referee.models import Round
 from referee.reports.grid import GAP, PAGE_CHARS, Column, Grid, Row, fit
 from referee.reports.step import Step
+from referee.web.amounts import num
+from referee.web.titles import entry_number
 
 
-def num(value: object) -> str:
-    """An amount of the engine's state ("15.00", "-3.50") in the reader's locale ("15,00" in Swedish, as the
-    money above it says "3,00 kr"); anything else (a name, an empty cell) as it is."""
-    text = str(value)
-    if not re.fullmatch(r"-?\d+(\.\d+)?", text):
-        return text
-    digits = len(text.partition(".")[2])
-    return str(format_decimal(Decimal(text), format="0." + "0" * digits if digits else "0"))
+def _no(rnd: Round) -> str:
+    """An entry's number in a protocol's first column as the table counts it (none for a close)."""
+    return str(entry_number(rnd) or "")
 
 
 def _pairs(items: dict[str, object]) -> str:
@@ -56,7 +51,7 @@ def svangknack_grid(steps: Sequence[Step]) -> Grid:
     for s in steps:
         r, p = s.round, s.round.payload
         if r.kind == "close":
-            rows.append(Row([str(r.seq), "", "", "", "", "", "", "", closed_cell(s)], r.void))
+            rows.append(Row([_no(r), "", "", "", "", "", "", "", closed_cell(s)], r.void))
             continue
         last = None if r.void else s.after.get("last")
         svangare = str(p.get("svangare") or s.before.get("svangare") or "")
@@ -70,7 +65,7 @@ def svangknack_grid(steps: Sequence[Step]) -> Grid:
         else:
             note = " ".join(([_("redeal")] if p.get("redeal") else [])
                             + ([f"{_('new stake')} {num(p['new_stake'])}"] if p.get("new_stake") else []))
-        rows.append(Row([str(r.seq), str(s.before.get("dealer", "")), svangare, knocked, num(s.before.get("pot", "")),
+        rows.append(Row([_no(r), str(s.before.get("dealer", "")), svangare, knocked, num(s.before.get("pot", "")),
                          num(s.before.get("trick_value", "")), _pairs(last.get("bet", {})) if last else "",
                          num(s.after.get("pot", "")), note], r.void))
     return fit(columns, rows)
@@ -97,7 +92,7 @@ def balance_grids(steps: Sequence[Step], seats: Sequence[str]) -> list[Grid]:
 
 def _balances(counted: Sequence[Step], names: Sequence[str]) -> Grid:
     columns = [Column("#", right=True)] + [Column(n, right=True) for n in names]
-    rows = [Row([str(s.round.seq)] + [num(s.after["balances"].get(n, "")) for n in names]) for s in counted]
+    rows = [Row([_no(s.round)] + [num(s.after["balances"].get(n, "")) for n in names]) for s in counted]
     return fit(columns, rows)
 
 
@@ -124,5 +119,5 @@ def void_grid(voided: Sequence[Step]) -> Grid:
             entered = f"{_('Closed')}: {p.get('pot', '')}" + (f" → {p['to']}" if p.get("to") else "")
         else:
             entered = "; ".join(f"{k}: {_plain(v)}" for k, v in p.items())
-        rows.append(Row([str(s.round.seq), entered, f"{_('void')}: {s.round.void_reason}"], void=True))
+        rows.append(Row([_no(s.round), entered, f"{_('void')}: {s.round.void_reason}"], void=True))
     return fit([Column("#", right=True), Column(_("Entered"), wrap=True), Column(_("Reason"), wrap=True)], rows)

@@ -15,13 +15,13 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from referee.engine.spec import title
 from referee.reports.grid import GAP, PAGE_CHARS, Column, Grid, Row, fit
+from referee.web.titles import match_number, match_title
 
 
 def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str],
                  plain: Callable[[int], str] | None = None) -> Grid:
-    """Per party: the result of each match, the total, opening and paid (when any), what is still open.
+    """Per party: each match's result, fee and prize, the total, opening, carried, paid (when any), what is open.
 
     A column per match while they fit the page's width; past that (a
     tournament's hundreds of tables) each party's own matches in one wrapped
@@ -33,19 +33,29 @@ def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str
     """
     opening = any(s.opening.values())
     paid = any(s.paid.values())
+    prizes = any(s.prizes.values())
+    carried = any(s.carried_out.values())
     amount = {name: money(value) for name, value in s.result.items()}  # (formatting money is slow: once each)
-    titles = [f"{title(m.game)} #{m.id}" for m, _a in s.per_match]
-    tail = [Column(_("Total"), right=True)]
+    titles = [match_title(m) for m, _a in s.per_match]
+    # Every part of a row is a column, so a row adds up (issue 46): a tournament's fee and prize is part of the
+    # total, a debt carried to a later night part of what is open.
+    tail = [Column(_("Fee and prize"), right=True)] if prizes else []
+    tail.append(Column(_("Total"), right=True))
     if opening:
         tail.append(Column(_("Opening"), right=True))
+    if carried:
+        tail.append(Column(_("Carried out"), right=True))
     if paid:
         tail.append(Column(_("Paid"), right=True))
     tail.append(Column(_("Open"), right=True))
 
     def ends(name: str) -> list[str]:
-        cells = [amount[name]]
+        cells = [money(s.prizes.get(name, 0))] if prizes else []
+        cells.append(amount[name])
         if opening:
             cells.append(money(s.opening[name]))
+        if carried:
+            cells.append(money(-s.carried_out[name]))
         if paid:
             cells.append(money(s.paid[name]))
         return [*cells, money(s.open[name])]
@@ -60,8 +70,8 @@ def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str
                                         for k in range(len(titles))], *ends(name)]) for name in s.parties])
         if sum(wide.widths) + GAP * (len(wide.widths) - 1) <= PAGE_CHARS:
             return wide
-    # (one game: "#12 3,00", the game in no entry; the protocols carry the match numbers too)
-    short = [f"#{m.id}" for m, _a in s.per_match] if len({m.game for m, _a in s.per_match}) == 1 else titles
+    # (one game: "#2 3,00", the number of the match among the game's, as the protocols title it)
+    short = [f"#{match_number(m)}" for m, _a in s.per_match] if len({m.game for m, _a in s.per_match}) == 1 else titles
     amount_of = plain or money
     rows = [Row([party(name), "; ".join(f"{short[k]} {amount_of(value)}" for k, value in mine.get(name, {}).items()),
                  *ends(name)]) for name in s.parties]

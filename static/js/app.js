@@ -14,7 +14,7 @@
 })();
 
 // New match: up/down buttons reorder the seats and renumber the hidden seat fields.
-document.querySelectorAll("#seats").forEach(function (list) {
+RefereeBind.each("#seats", function (list) {
   function renumber() {
     list.querySelectorAll(".seat").forEach(function (li, i) { li.querySelector(".seat-no").value = i; });
   }
@@ -29,7 +29,7 @@ document.querySelectorAll("#seats").forEach(function (list) {
 });
 
 // Switching the game on the new-match form reloads it with that game's options.
-document.querySelectorAll("select[data-autosubmit]").forEach(function (sel) {
+RefereeBind.each("select[data-autosubmit]", function (sel) {
   sel.addEventListener("change", function () {
     var form = sel.form, hidden = document.createElement("input");
     hidden.type = "hidden"; hidden.name = "action"; hidden.value = sel.dataset.autosubmit;
@@ -38,8 +38,9 @@ document.querySelectorAll("select[data-autosubmit]").forEach(function (sel) {
 });
 
 // Round form: tapping tricks (0 too: played and bet, SK-9) marks the player as knocked; tapping the chosen
-// count again clears it (a radio alone cannot be untapped); "passed" moves the svängare mark.
-document.querySelectorAll("#round-form").forEach(function (form) {
+// count again clears it (a radio alone cannot be untapped); "passed" moves the svängare mark. Bound again to the
+// fresh form after a live swap (static/js/bind.js).
+RefereeBind.each("#round-form", function (form) {
   var counts = 'input[type="radio"][name^="tricks_"]';
   function remember() {
     form.querySelectorAll(counts).forEach(function (r) { r.dataset.was = r.checked ? "1" : ""; });

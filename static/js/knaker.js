@@ -3,10 +3,9 @@
 // no-JS selects), so "Save game" posts exactly what the selects would; they are
 // also kept in localStorage per match and game, because a dot is saved at once
 // and reloads the page.
-(function () {
+// Bound to the form of the page, and to the fresh one after a live swap (static/js/bind.js).
+RefereeBind.each("#kn-form", function (form) {
   "use strict";
-  var form = document.getElementById("kn-form");
-  if (!form) return;
   var list = document.getElementById("kn-events");
   var same = document.getElementById("kn-same");
   var save = document.getElementById("kn-save");
@@ -181,4 +180,4 @@
       form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
     }, 0);
   });
-})();
+});

@@ -4,7 +4,10 @@
 // On a change that concerns this page, the page is fetched again and the content of <main> is
 // swapped for the new one, except any part holding a form someone has started to fill in: that
 // part stays as it is (what is being tapped is never lost) and a notice says what happened.
-// Other scripts can re-bind after a swap by listening for the "live:updated" event on document.
+// After the swap the controls of the new content are bound (static/js/bind.js: RefereeBind.run(), the one hook
+// every script that binds inside <main> goes through), focus is put back on the same control (or the nearest
+// thing that is still there, never <body>), and what changed is said in the page's polite live region
+// (#announce, outside <main>). Then "live:updated" is dispatched on document.
 (function () {
   "use strict";
   var box = document.getElementById("live");
@@ -45,9 +48,61 @@
     return a.className === b.className && a.getAttribute("aria-label") === b.getAttribute("aria-label");
   }
 
+  // --- focus across a swap -------------------------------------------------------------------------------------
+  // What the focused control was, so that its twin in the new content can be found: by id, else by its form's
+  // address, name and value (a round form's radio), else by a link's address; and its ancestors' ids.
+  function focusKey(el) {
+    if (!el || el === document.body || !el.closest || !el.closest("main")) return null;
+    var key = { el: el, id: el.id, name: el.getAttribute("name"), value: el.getAttribute("value"),
+                action: el.form ? el.form.getAttribute("action") : null, href: el.getAttribute("href"), ids: [] };
+    for (var up = el.parentElement; up && up.tagName !== "MAIN"; up = up.parentElement) if (up.id) key.ids.push(up.id);
+    return key;
+  }
+
+  function css(s) { return window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&"); }
+
+  function twin(key) {
+    var main = document.querySelector("main");
+    if (key.el.isConnected && main.contains(key.el)) return key.el;  // a kept part: the same control
+    if (key.id) { var same = document.getElementById(key.id); if (same && main.contains(same)) return same; }
+    var found = null;
+    if (key.name) {
+      Array.prototype.some.call(main.querySelectorAll('[name="' + css(key.name) + '"]'), function (c) {
+        var form = c.form ? c.form.getAttribute("action") : null;
+        if (form === key.action && c.getAttribute("value") === key.value) { found = c; return true; }
+        return false;
+      });
+      if (found) return found;
+    }
+    if (key.href) { found = main.querySelector('a[href="' + css(key.href) + '"]'); if (found) return found; }
+    for (var i = 0; i < key.ids.length; i++) {
+      found = document.getElementById(key.ids[i]);
+      if (found && main.contains(found)) return found;
+    }
+    return main;
+  }
+
+  function refocus(key) {
+    if (!key || document.activeElement === key.el) return;
+    var el = twin(key);
+    if (el.tabIndex < 0 && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");  // a section, <main>
+    el.focus({ preventScroll: true });
+  }
+
+  // --- what changed, said --------------------------------------------------------------------------------------
+  var said = "";
+  function announce(text) {
+    var region = document.getElementById("announce");
+    if (!region || !text || text === said) return;
+    said = text;
+    region.textContent = text;
+  }
+
   function apply(doc) {
     var main = document.querySelector("main"), next = doc.querySelector("main");
     if (!main || !next) return;
+    var focused = focusKey(document.activeElement);
+    var before = version;
     var fresh = Array.prototype.slice.call(next.children);
     Array.prototype.forEach.call(main.children, function (old) {
       if (old === box || !dirty(old)) return;
@@ -75,6 +130,9 @@
     if (box.parentNode !== frag) frag.insertBefore(box, frag.firstChild);
     main.replaceChildren(frag);
     box.hidden = !keepNotice;
+    if (window.RefereeBind) window.RefereeBind.run();  // the new content's controls work (bind.js)
+    refocus(focused);
+    if (fetched > before && nextBox) announce(nextBox.dataset.announce);
     if (told && told.version > fetched) glance(told.state);  // the page was older than what the stream told
     behind(!!(told && told.version > fetched));
     // fresh: the page came from the server, not from the service worker's offline copy (offline.js)
@@ -82,11 +140,20 @@
       version: version, fresh: !doc.documentElement.hasAttribute("data-offline-copy")}}));
   }
 
-  function refresh() {
-    if (timer) return;  // a fetch is due already: it will show this change too
+  // now: this change is not one a guest's gap may hold back (see onChange): the fetch goes at once, or as soon as
+  // the one in flight is back (it may have left before the change).
+  var urgent = false;
+  function refresh(now) {
+    if (now === true) urgent = true;
     if (busy) { again = true; return; }
-    var wait = last + GAP - Date.now();
+    if (timer) {
+      if (!urgent) return;  // a fetch is due already: it will show this change too
+      clearTimeout(timer);
+      timer = null;
+    }
+    var wait = urgent ? 0 : last + GAP - Date.now();
     if (wait > 0) { timer = setTimeout(function () { timer = null; refresh(); }, wait); return; }
+    urgent = false;
     busy = true;
     last = Date.now();
     fetch(box.dataset.page || location.href, {credentials: "same-origin", headers: {"X-Live": "1"}})
@@ -128,9 +195,10 @@
     return change.what === "round" && !!(q && q.own && q.own(change.match, change.round_no));
   }
 
-  function notice(change) {
-    if (matchId === null || change.match !== matchId || own(change)) return;
-    if (!document.querySelector("main form[data-live-dirty]")) return;
+  // filling: a form was being filled in when the change came (read before "live:change": stale_taps.js then
+  // takes the taps out of the round form and clears its flag, and the notice must still be shown).
+  function notice(change, filling) {
+    if (matchId === null || change.match !== matchId || own(change) || !filling) return;
     var text = change.what === "round" ? box.dataset.roundNotice.replace("{n}", change.round_no)
                                        : box.dataset.changeNotice;
     box.textContent = text;
@@ -144,10 +212,16 @@
     if (matchId !== null && change.match !== null && change.match !== matchId && change.what !== "night") {
       return;  // another match of the night: nothing on this page changes
     }
+    var filling = !!document.querySelector("main form[data-live-dirty]");
     // stale_taps.js takes a round form's taps out before the swap when another phone's round overtook them.
     document.dispatchEvent(new CustomEvent("live:change", {detail: change}));
-    notice(change);
-    refresh();
+    notice(change, filling);
+    // Only a round waits out a guest's gap (data-follow-gap): its numbers come with the stream's state event. A
+    // close, a void or a reopening changes what the page is (a closed match has no dealer, no next round, a
+    // banner instead): its state event cannot show that, and at once a match page went on showing the game in
+    // play, "the history follows shortly", for up to the gap's 30 s after a close (issue 42.5). They are rare
+    // (one close per match), so fetching at once costs nothing the gap was for.
+    refresh(change.match === matchId && change.what !== "round");
   }
 
   // A browser gives up on a stream that was refused (429: the server has as many streams open as it keeps)

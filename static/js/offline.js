@@ -15,6 +15,7 @@
   var box = document.getElementById("offline");
   if (!box || !window.indexedDB || !window.fetch || !window.URLSearchParams || !window.DOMParser) return;
   var bar = document.getElementById("offline-bar");
+  var line = document.getElementById("offline-line"), said = document.getElementById("offline-said");
   var queueBox = document.getElementById("offline-queue");
   var entriesBox = document.getElementById("offline-entries");
   var nextBox = document.getElementById("offline-next");
@@ -26,6 +27,10 @@
   // How many entries the queue sent just before this page was loaded again (said once, on this page).
   var sentBefore = sessionStorage.getItem("referee-sent");
   sessionStorage.removeItem("referee-sent");
+  if (sentBefore) {  // the page reloaded after a send: its line is there at once, so the content does not move down
+    line.textContent = t("sent-short", { n: sentBefore });
+    bar.hidden = box.hidden = false;
+  }
 
   function t(name, vars) {
     var s = box.getAttribute("data-t-" + name) || "";
@@ -234,7 +239,6 @@
         afterQueued(form, { kind: entry.kind, id: entry.id });
         return refresh();
       }).then(function () {
-        queueBox.scrollIntoView({ block: "start" });
         setTimeout(flush, 500);  // an answer lost on the way (the round may be saved): asked again at once
       });
     }
@@ -295,10 +299,8 @@
       if (r.refused) { refusedHere(form, r.refused); return; }
       if (r.direct) { sendNow(form, r.entry, submitter); return; }
       afterQueued(form, k);
-      refresh().then(function () {
-        queueBox.scrollIntoView({ block: "start" });  // the entry, as pending, and the round the next one is
-        flush();
-      });
+      // The form stays in view for the next round (issue 42.8); the line at the top says that the entry waits.
+      refresh().then(flush);
     }, function () {
       // Not stored (no IndexedDB: private mode, storage full): the form goes as without JavaScript.
       saying(form, "");
@@ -524,17 +526,30 @@
     var night = box.dataset.night, match = box.dataset.match;
     var waiting = list.length;
     var shown = list.filter(function (e) { return !night || e.night === night; });
-    var lines = [];
-    if (copyAt) lines.push(t("copy", { time: hhmm(copyAt) }));
-    if (!navigator.onLine) lines.push(t("offline"));
+    var lines = [], short = [];  // the sentences (a tap away), and the one line they are said in
+    if (copyAt) { lines.push(t("copy", { time: hhmm(copyAt) })); short.push(t("copy-short", { time: hhmm(copyAt) })); }
+    if (!navigator.onLine) { lines.push(t("offline")); short.push(t("offline-short")); }
     if (!navigator.onLine && !secure) lines.push(t("keep-open"));
-    else if (unreachable && waiting) lines.push(t("unreachable"));
+    else if (unreachable && waiting) {
+      lines.push(t("unreachable"));
+      if (navigator.onLine) short.push(t("unreachable-short"));  // "no network" says it already
+    }
     if (waiting === 1) lines.push(t("wait-one"));
     else if (waiting > 1) lines.push(t("wait-many", { n: waiting }));
-    if (sentBefore) lines.push(sentBefore === "1" ? t("sent-one") : t("sent", { n: sentBefore }));
-    bar.textContent = lines.join(" ");
-    bar.hidden = !lines.length;
-    bar.className = "offline-bar" + (!navigator.onLine || copyAt || (unreachable && waiting) ? " is-offline" : "");
+    if (waiting) short.push(t("wait-short", { n: waiting }));
+    if (sentBefore) {
+      lines.push(sentBefore === "1" ? t("sent-one") : t("sent", { n: sentBefore }));
+      short.push(t("sent-short", { n: sentBefore }));
+    }
+    said.textContent = lines.join(" ");
+    if (line.textContent !== short.join(" · ")) line.textContent = short.join(" · ");
+    // Issue 42.8: once shown, the line keeps its place for the page's life (invisible with nothing to say), so
+    // that nothing below it jumps when the queue is sent; closed again, so that it is one line.
+    if (lines.length) bar.dataset.shown = "1";
+    bar.hidden = !lines.length && !bar.dataset.shown;
+    if (!lines.length) bar.open = false;
+    bar.className = "offline-bar" + (!navigator.onLine || copyAt || (unreachable && waiting) ? " is-offline" : "") +
+      (lines.length ? "" : " is-quiet");
 
     var blockedScopes = {};
     entriesBox.replaceChildren.apply(entriesBox, shown.map(function (e) {
@@ -556,7 +571,7 @@
     }
     var checker = window.RefereeOfflineCheck;
     if (checker && rounds.length && rounds[rounds.length - 1].view) checker.show(rounds[rounds.length - 1].view);
-    box.hidden = bar.hidden && queueBox.hidden;
+    box.hidden = bar.hidden;
     document.documentElement.setAttribute("data-offline-waiting", String(waiting));
   }
 

@@ -35,7 +35,10 @@
     });
   }
 
-  // What the offer says: the button (how big), the progress of a fetch, ready, or failed.
+  // What the offer says: the button (how big), the progress of a fetch, ready, or failed. The bar moves with every
+  // per cent; the status line (a live region, read aloud) only at the start, every 25 % and at the end (issue 50.8:
+  // about a hundred "7 %" messages were read out).
+  var saidStep = null;
   function say(state, percent) {
     if (!offer) return;
     var button = offer.querySelector("button"), status = offer.querySelector("[role=status]");
@@ -45,8 +48,12 @@
     button.hidden = state !== "offer" && state !== "failed";
     bar.hidden = state !== "progress";
     if (state === "progress") bar.value = percent;
+    var step = state === "progress" ? state + Math.floor((percent || 0) / 25) : state;
+    if (step === saidStep) return;
+    saidStep = step;
+    var shown = state === "progress" ? Math.floor((percent || 0) / 25) * 25 : percent;
     var text = offer.dataset["t" + state.charAt(0).toUpperCase() + state.slice(1)] || "";
-    status.textContent = text.split("{percent}").join(String(percent || 0));
+    status.textContent = text.split("{percent}").join(String(shown || 0));
   }
 
   // One file into the cache, read as it comes so that the progress moves; sizes are of the decoded bytes.

@@ -18,7 +18,7 @@
   }
 
   // --- the deal form ---------------------------------------------------------
-  document.querySelectorAll("form.sl-deal").forEach(function (form) {
+  RefereeBind.each("form.sl-deal", function (form) {  // again after a live swap (bind.js)
     var left = form.querySelector("#eyes-left-n");
     function recount() {
       var sum = 0;
@@ -74,7 +74,7 @@
   });
 
   // --- the eye counter ---------------------------------------------------------
-  document.querySelectorAll("#eyes-form").forEach(function (form) {
+  RefereeBind.each("#eyes-form", function (form) {
     var total = document.getElementById("eyes-total");
     var cardsN = document.getElementById("cards-n");
     var errorBox = document.getElementById("eyes-error");

@@ -82,7 +82,7 @@
     var error = form.querySelector(".error[role=alert]");
     if (error) error.scrollIntoView({ block: "center" });
   });
-  document.querySelectorAll("form.sw-form").forEach(function (form) {
+  RefereeBind.each("form.sw-form", function (form) {  // and the fresh form after a live swap (bind.js)
     var picker = form.querySelector(".sw-picker");
     var rows = Array.prototype.slice.call(form.querySelectorAll(".sw-hand"));
     if (!picker || !rows.length) return;

@@ -54,7 +54,13 @@
       post.appendChild(input);
     });
     // "The same round": the box goes, the fresh form stays (no reload needed with a live page).
-    box.querySelector("#stale-drop").addEventListener("click", function (e) { e.preventDefault(); box.remove(); });
+    // Focus goes to the form, not to <body> with the box (issue 50.2).
+    box.querySelector("#stale-drop").addEventListener("click", function (e) {
+      e.preventDefault();
+      box.remove();
+      var first = form.querySelector("input:not([type=hidden]), button");
+      if (first) first.focus({ preventScroll: true });
+    });
     template.parentNode.insertBefore(box, template);
     box.scrollIntoView({ block: "nearest" });
   });

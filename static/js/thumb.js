@@ -16,27 +16,21 @@
       var says = (strong.length ? strong : inputs).map(function (i) { return i.dataset.say; });
       parts.push((name ? name + " " : "") + says.join(", "));
     });
+    // A typed field that says what it holds (the new stake, SK-13): data-say-value, its value in for {value}.
+    form.querySelectorAll("input[data-say-value]").forEach(function (input) {
+      if (input.value.trim()) parts.push(input.dataset.sayValue.replace("{value}", input.value.trim()));
+    });
     out.textContent = parts.length ? parts.join(" · ") : (out.dataset.empty || "");
     var said = form.querySelector('input[name="said"]');  // sent along: "you had tapped …" (issue 28)
     if (said) said.value = parts.join(" · ");
   }
-  document.querySelectorAll("form [data-bar-summary]").forEach(function (out) {
+  RefereeBind.each("form [data-bar-summary]", function (out) {  // and the fresh form's after a live swap
     var form = out.closest("form");
     // app.js's handler (registered first) has already ticked the knock of a player given tricks.
     form.addEventListener("change", function () { summarise(form, out); });
+    form.addEventListener("input", function (ev) { if (ev.target.dataset.sayValue) summarise(form, out); });
     // A round queued with no network empties the form (form.reset(), which fires no change): say so.
     form.addEventListener("reset", function () { setTimeout(function () { summarise(form, out); }, 0); });
     summarise(form, out);
   });
-})();
-
-// A refused round marks its rows (.row-error); bring the first one into view when the save bar or the
-// page's length hides it, so the leader does not hunt for it.
-(function () {
-  var bad = document.querySelector("main .row-error");
-  if (!bad) return;
-  bad = bad.querySelector("[role=alert]") || bad;  // a row with its own message (Knaker's dots): show that
-  var bar = document.querySelector(".savebar"), rect = bad.getBoundingClientRect();
-  var bottom = window.innerHeight - (bar ? bar.offsetHeight : 0);
-  if (rect.top < 0 || rect.bottom > bottom) bad.scrollIntoView({ block: "center" });
 })();

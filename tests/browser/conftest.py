@@ -41,9 +41,8 @@ def require_browser_engine() -> None:
             missing(f"the in-browser engine (static/pyodide/{name}: `make browser-engine`)")
 
 
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[LiveServer]:
-    """The app in a background thread on 127.0.0.1, stopped at the end.
+def serve(app: Any) -> Iterator[LiveServer]:
+    """``app`` in a background thread on 127.0.0.1, stopped at the end.
 
     Threaded, as gunicorn's workers would be, so that a double tap really
     reaches the server as two concurrent requests.
@@ -52,7 +51,6 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 
     from referee.models import db
 
-    app = make_app(f"sqlite:///{tmp_path}/b.sqlite3", tmp_path, WTF_CSRF_ENABLED=True)
     port = free_port()
     server = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="referee-live", daemon=True)
@@ -66,6 +64,18 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """The app on SQLite, served (:func:`serve`)."""
+    yield from serve(make_app(f"sqlite:///{tmp_path}/b.sqlite3", tmp_path, WTF_CSRF_ENABLED=True))
+
+
+@pytest.fixture
+def served(backend: str, tmp_path: Path) -> Iterator[LiveServer]:
+    """:func:`live_server` on each backend (the ``backend`` fixture: SQLite, then PostgreSQL)."""
+    yield from serve(make_app(backend, tmp_path, WTF_CSRF_ENABLED=True))
 
 
 @pytest.fixture

@@ -82,8 +82,8 @@ class Table:
     def dot(self, name: str, offence: str, seq: int | None) -> None:
         self.row(name).locator("details.kn-dot summary").tap()
         self.row(name).locator(f'button[data-offence="{offence}"]').tap()
-        if seq is not None:
-            self.page.locator(".flash.ok", has_text=f"Round {seq} saved").wait_for()
+        if seq is not None:  # a dot takes a place in the log but no game number: the note names the player
+            self.page.locator(".flash.ok", has_text=f"Dot for {name} saved").wait_for()
         self.ready()
 
     def ready(self) -> None:
@@ -92,9 +92,9 @@ class Table:
         self.page.wait_for_function("() => !document.getElementById('kn-left') || "
                                     "document.getElementById('kn-left').textContent !== ''")
 
-    def save(self, seq: int) -> None:
+    def save(self, game: int) -> None:
         self.page.locator("#kn-save").tap()
-        self.page.locator(".flash.ok", has_text=f"Round {seq} saved").wait_for()
+        self.page.locator(".flash.ok", has_text=f"Game {game} saved").wait_for()
         self.ready()
 
     def order(self) -> list[str]:
@@ -196,7 +196,7 @@ def test_three_knaker_games_on_a_phone(live_server: LiveServer, phone: Any, arti
     table.lost("Anna", "flip")
     assert table.order() == ["1. Bo went out", "2. Dan disqualified", "3. Anna lost · on a flip (vändning)"]
     shot("04-disqualified")
-    table.save(4)
+    table.save(2)  # (the log's 4th entry: the two dots take no game number)
     assert stored(live_server, match_id) == PAYLOADS[:4]
     assert "no dots" in table.dots_text("Dan")  # dots start from zero in the next game
 
@@ -211,7 +211,7 @@ def test_three_knaker_games_on_a_phone(live_server: LiveServer, phone: Any, arti
     assert table.order() == ["1. Cia went out", "2. Anna went out", "3. Dan lost · bang-and-blow failed",
                              "= Bo lost · on a 2"]
     assert page.locator("#kn-left").inner_text() == "Nobody is left: save the game."
-    table.save(5)
+    table.save(3)
     assert stored(live_server, match_id) == PAYLOADS
 
     order, points, money = standings(page)
@@ -273,7 +273,7 @@ def test_a_game_without_javascript(live_server: LiveServer, browser: Any, artifa
             page.locator(f'select[name="step_{pos}"]').select_option(step)
         page.screenshot(path=str(artifacts / "browser" / "knaker-07-no-js.png"), full_page=True)
         page.locator("#kn-save").tap()
-        page.locator(".flash.ok", has_text="Round 1 saved").wait_for()
+        page.locator(".flash.ok", has_text="Game 1 saved").wait_for()
         assert stored(live_server, match_id) == [{"events": [{"out": ["Bo"]}, {"out": ["Anna", "Dan"]}]}]
         rows = page.locator("#standings tbody tr")
         shown = {rows.nth(i).locator("th").inner_text(): int(rows.nth(i).locator("td").first.inner_text())

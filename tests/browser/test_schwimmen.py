@@ -64,7 +64,7 @@ class Page:
     def save(self, seq: int | None) -> None:
         self.page.locator("#save-round").tap()
         if seq is not None:
-            self.page.locator(".flash.ok", has_text=f"Round {seq} saved").wait_for()
+            self.page.locator(".flash.ok", has_text=f"Game {seq} saved").wait_for()
 
     def lives(self) -> dict[str, tuple[int, str]]:
         """name -> (burning matches shown, status) from the lives list."""

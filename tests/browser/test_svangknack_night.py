@@ -262,7 +262,7 @@ def test_svangknack_night_on_a_phone(live_server: LiveServer, phone: Any, artifa
     assert page.url == f"{live_server.url}/matches/{match_id}"  # the closed match is shown, finished
     assert page.locator("#round-form").count() == 0 and page.locator("#dealer").count() == 0
     page.goto(night_url)
-    assert "closed" in page.locator("ul.list li", has_text=f"#{match_id}").inner_text()
+    assert "closed" in page.locator("ul.list li", has_text="Svängknack 1").inner_text()
     assert shown_balances(page) == CLOSED
     assert page.locator("text=In pots still on the table").count() == 0
     shot("05-night-closed")

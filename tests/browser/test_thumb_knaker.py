@@ -69,7 +69,7 @@ def test_knaker_with_eight_players_one_thumb(live_server: LiveServer, phone: Any
     expect(page.locator("#kn-left")).to_have_text("Only Bo is left: save the game.")
     shot("game-tapped")
     page.locator("#kn-save").tap()
-    page.locator(".flash.ok", has_text="Round 1 saved").wait_for()
+    page.locator(".flash.ok", has_text="Game 1 saved").wait_for()
     ready(page)
     save_in_view(page, "#kn-save")
     assert page.locator(".kn-player.row-error").count() == 0

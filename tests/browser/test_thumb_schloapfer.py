@@ -69,7 +69,7 @@ def test_schloapfer_six_of_eight_one_thumb(live_server: LiveServer, phone: Any, 
     # --- fixed in one step: Dan 42 -> 152; saved ---------------------------------------------------------
     enter(page, {"Dan": 42})
     page.locator("#save-round").tap()
-    page.locator(".flash.ok", has_text="Round 1 saved").wait_for()
+    page.locator(".flash.ok", has_text="Deal 1 saved").wait_for()
     save_in_view(page, "#save-round")
     assert page.locator("#round-form tr.row-error").count() == 0
 

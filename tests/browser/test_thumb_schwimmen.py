@@ -53,7 +53,7 @@ def test_schwimmen_with_eight_players_one_thumb(live_server: LiveServer, phone: 
     expect(page.locator(".bar-summary")).to_have_text("Knock, by Anna, Bo loses a life")
     shot("game-tapped")
     page.locator("#save-round").tap()
-    page.locator(".flash.ok", has_text="Round 1 saved").wait_for()
+    page.locator(".flash.ok", has_text="Game 1 saved").wait_for()
     save_in_view(page, "#save-round")
 
     # --- game 2 by values: Cia "ends with 31" but holds 25 (SW-10): Cia's row is marked -----------------
@@ -81,7 +81,7 @@ def test_schwimmen_with_eight_players_one_thumb(live_server: LiveServer, phone: 
     page.locator(".sw-panel-points .sw-row", has=page.locator("label:text-is('Cia')")).locator("input").fill("31")
     save_in_view(page, "#save-round")
     page.locator("#save-round").tap()
-    page.locator(".flash.ok", has_text="Round 2 saved").wait_for()
+    page.locator(".flash.ok", has_text="Game 2 saved").wait_for()
     assert page.locator(".row-error").count() == 0
 
     void_path = visit_void_page(page, base, match_path, 2)

@@ -82,6 +82,13 @@ class World:
     payee: str
     tournament: int = 0
     tokens: dict[int, str] = field(default_factory=dict)
+    #: Kul after a win (its next game), and a Kul whose last deal the phone saved with :data:`UNDO_KEY` (its undo).
+    kul_won: int = 0
+    kul_undo: int = 0
+
+
+#: The form key the phone saved the undoable Kul deal with (the session names it, as after a page's save).
+UNDO_KEY = "undo-deal"
 
 
 def build_world() -> World:
@@ -109,8 +116,13 @@ def build_world() -> World:
     payee = max((p for p in a.player_names), key=lambda p: s.open[p])
     paid = payments.record_payment(a, payer, payee, "1.00").row
     cup = ready_tournament()
+    won = ledger.create_match(b, "kul", players[:3], "Anna", "1.00", {"marks_to_win": 2})
+    for _ in range(2):
+        ledger.add_round(won.id, {"last_trick": "Bo"})
+    undo = ledger.create_match(b, "kul", players[:3], "Anna", "1.00")
+    ledger.add_round(undo.id, {"last_trick": "Bo"}, idem=ledger.Idem("page", UNDO_KEY, lambda e: (201, {})))
     return World(a.id, b.id, matches, paid.id, payer, payee, cup.id,
-                 {a.id: a.edit_token, b.id: b.edit_token, cup.night_id: cup.night.edit_token})
+                 {a.id: a.edit_token, b.id: b.edit_token, cup.night_id: cup.night.edit_token}, won.id, undo.id)
 
 
 def ready_tournament() -> Any:
@@ -193,6 +205,9 @@ CASES: list[Case] = [
          lambda _w: {"reason": "Wrong player"}, text=("reason",)),
     Case("close_match", "pages.close_match", lambda w: f"/matches/{w.matches['kul']}/close",
          lambda _w: {"pot": "award", "to": "Cia", "confirm": "yes"}, required=("pot",), text=("to",)),
+    Case("undo_deal", "pages.undo_deal", lambda w: f"/matches/{w.kul_undo}/rounds/1/undo",
+         lambda _w: {"form_token": "undo-1"}),
+    Case("next_game", "pages.next_game", lambda w: f"/matches/{w.kul_won}/next", lambda _w: {"form_token": "kul-2"}),
     Case("knaker_referee", "pages.knaker_referee", lambda _w: "/referee/knaker",
          lambda _w: {"pile": "5H 6S", "lays": "hand:7D", "action": "ask"}, text=("pile", "lays", "history", "typed"),
          numbers=("dots",), stores=False, accepted=200),
@@ -242,6 +257,8 @@ def fresh(app: Any) -> tuple[Any, World]:
     client = app.test_client()
     for token in world.tokens.values():
         assert client.get(f"/e/{token}").status_code == 302
+    with client.session_transaction() as sess:
+        sess["offline_done"] = [UNDO_KEY]  # this phone saved the Kul deal of world.kul_undo
     return client, world
 
 

@@ -51,6 +51,7 @@ from tests.web.test_ledger_properties import (
     Sent,
     Tracked,
     check_ledger,
+    entered,
     fmt,
     fold,
     new_match,
@@ -208,9 +209,10 @@ class LedgerMachine(RuleBasedStateMachine):
             event("stake change: impossible (finished, or somebody is always bet)")
             return
         if good:
+            sent = entered(t, payload)
             rnd, state = add_round(t.match_id, payload)
             assert rnd.seq == len(t.events) + 1
-            t.events.append(Sent("round", payload))
+            t.events.append(sent)
             assert state == fold(t)
             assert fmt(state.stake) == payload["new_stake"], "the new stake did not take effect"
             event("stake change: accepted")
@@ -240,9 +242,10 @@ class LedgerMachine(RuleBasedStateMachine):
             return
         key = f"form-{t.match_id}-{next_seq}"
         idem = Idem(scope="page", key=key, render=lambda entered: (201, {"round": entered[0].seq}), fingerprint=key)
+        sent = entered(t, payload)
         rnd, state = add_round(t.match_id, payload, idem=idem, expected_seq=next_seq)
         assert rnd.seq == next_seq
-        t.events.append(Sent("round", payload))
+        t.events.append(sent)
         assert state == fold(t)
         after = db_picture()
         with pytest.raises(Replayed) as again:

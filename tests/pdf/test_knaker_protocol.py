@@ -82,16 +82,17 @@ def test_knaker_protocol(client: Any, artifacts: Path) -> None:
         assert f"Game {no} · Dealer: {dealer}" in text
     # Dots: seq, player, offence, rule, dots given, the player's total after, consequence.
     assert "1 Bo Swapped face-down cards KN-16.2 2 2 warning (KN-16.8)" in text
-    assert "3 Dan Threw away the last card KN-16.2 3 3 no ladders (KN-16.8)" in text
-    assert "4 Cia Spectator pointed out a cheat (next game) KN-16.1 1 1 for the next game" in text
-    assert "5 Dan Another cheat KN-16.2 2 5 disqualified (KN-16.8)" in text
-    assert "KN-16 1 1 warning (KN-16.8)" in text and "9 Anna Ordinary cheat" in text
-    # Each game: the order of play, then place, player, points, money.
-    assert "#2 Order of play: 1. Anna out · 2. Bo lost · 3. Cia out" in text
+    # a game's dots are numbered within it (the log's places are not the table's numbers)
+    assert "1 Dan Threw away the last card KN-16.2 3 3 no ladders (KN-16.8)" in text
+    assert "2 Cia Spectator pointed out a cheat (next game) KN-16.1 1 1 for the next game" in text
+    assert "3 Dan Another cheat KN-16.2 2 5 disqualified (KN-16.8)" in text
+    assert "KN-16 1 1 warning (KN-16.8)" in text and "1 Anna Ordinary cheat" in text
+    # Each game: the order of play (numbered as the table counts the games), then place, player, points, money.
+    assert "#1 Order of play: 1. Anna out · 2. Bo lost · 3. Cia out" in text
     assert "1 Anna 3 3.00 2 Cia 2 -1.00 3 Dan 1 -1.00 4 Bo 0 -1.00" in text
-    assert "#6 Order of play: 1. Dan disqualified · 2. Anna = Bo = Cia out" in text
+    assert "#2 Order of play: 1. Dan disqualified · 2. Anna = Bo = Cia out" in text
     assert "1 Anna 1 0.33 1 Bo 1 0.33 1 Cia 1 0.34 4 Dan 0 -1.00" in text
-    assert "#7 Order of play: 1. Dan out · 2. Anna lost · 3. Bo out void: wrong player" in text
+    assert "#3 Order of play: 1. Dan out · 2. Anna lost · 3. Bo out void: wrong player" in text
     assert "1 Bo 3 3.00 2 Cia 2 -1.00 3 Anna 1 -1.00 4 Dan 0 -1.00" in text
     assert "Game 3 · Dealer: Cia Dots carried into this game (KN-16.1, KN-16.9): Cia 1" in text
     assert "No result entered for this game" in text  # game 4 so far has a dot only

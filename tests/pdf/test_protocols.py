@@ -26,14 +26,15 @@ def test_svangknack_protocol(client: Any, artifacts: Path) -> None:
     rows = ["1 Anna Bo Bo 2, Dan 1 12.00 4.00 12.00 ",
             "2 Bo Cia Anna 0, Cia 3 12.00 4.00 Anna 12.00 15.00 ",  # Anna bet 12.00: pot 12 -> 15
             "3 Cia Dan alone 15.00 5.00 15.00 void: Dan had shown his cards ",
-            "4 Cia Anna (passed) alone 15.00 5.00 24.00 new stake 6.00 "]
+            # numbered as the table counts: round 3 was voided (never happened), this one is round 3 again
+            "3 Cia Anna (passed) alone 15.00 5.00 24.00 new stake 6.00 "]
     at = [text.find(row) for row in rows]
     assert -1 not in at and at == sorted(at), (at, text)
     # the result table: each player's final balance beside the name, in seat order, then the pot
     result = " ".join(f"{name} {amount}" for name, amount in final["balances"].items())
     assert result == "Anna -9.00 Bo -4.00 Cia -3.00 Dan -8.00"
     assert f"Result Player Balance {result} Pot: {final['pot']} " in text, text
-    assert "Running balances # Anna Bo Cia Dan " in text and " 4 -9.00 -4.00 -3.00 -8.00 Balance of each" in text
+    assert "Running balances # Anna Bo Cia Dan " in text and " 3 -9.00 -4.00 -3.00 -8.00 Balance of each" in text
     assert any("DejaVu" in f for f in pdf_fonts(resp.data))
     first_page_png(resp.data, artifacts / "pdf" / "protocol-svangknack.png")
 

@@ -33,7 +33,7 @@ def test_collector_on_again_after_a_failed_render(app: Any, monkeypatch: pytest.
         def __init__(self, **_kwargs: Any) -> None:
             pass
 
-        def write_pdf(self) -> bytes:
+        def write_pdf(self, **_options: Any) -> bytes:
             raise RuntimeError("render failed")
 
     monkeypatch.setattr(reports, "HTML", Failing)

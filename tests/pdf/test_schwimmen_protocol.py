@@ -66,15 +66,17 @@ def test_schwimmen_protocol(client: Any, artifacts: Path) -> None:
     assert re.search(r"1 Anna Anna knocked Anna: ♣ A K 9 = 30 Bo: ♦ 8 7 = 15 Cia: ♠ Q J 10 = 30 Bo 8\.00", text)
     assert re.search(r"2 Bo Cia: 31 \(Schnauz\) Anna 24, Bo 27, Cia 31 Anna 10\.00", text)
     assert re.search(r"3 Cia Bo knocked – Cia 10\.00 void: wrong player", text)  # struck, changes nothing
-    assert re.search(r"4 Cia Anna knocked – Bo 12\.00 went under: Bo", text)
-    assert re.search(r"5 Anna Cia: Feuer – Anna 0\.00 went under: Anna Cia wins the pot of 14\.00", text)
+    # numbered as the table counts: the voided game 3 never happened, the next one is game 3 again
+    assert re.search(r"3 Cia Anna knocked – Bo 12\.00 went under: Bo", text)
+    assert re.search(r"4 Anna Cia: Feuer – Anna 0\.00 went under: Anna Cia wins the pot of SEK 14\.00", text)
 
-    # the lives table after each game: ≈ swims, × under (lives 1 each at the start)
+    # the lives table after each game: ≈ swims, × under (lives 1 each at the start); game 3 was voided,
+    # the next one is game 3 as the table counts
     lives = text[text.index("Lives after each game"):]
-    assert re.search(r"# Anna Bo Cia Start 1 1 1 1 1 0 ≈ 1 2 0 ≈ 0 ≈ 1 4 0 ≈ × 1 5 × × 1 ", lives)
+    assert re.search(r"# Anna Bo Cia Start 1 1 1 1 1 0 ≈ 1 2 0 ≈ 0 ≈ 1 3 0 ≈ × 1 4 × × 1 ", lives)
 
     # the winner and the pot
-    assert "Cia wins the match and the pot of 14.00." in text
+    assert "Cia wins the match and the pot of SEK 14.00." in text
     for name, amount in final["balances"].items():
         assert re.search(rf"{name} {re.escape(amount)}", text)
     assert any("DejaVu" in f for f in pdf_fonts(resp.data))
@@ -90,6 +92,7 @@ def test_schwimmen_protocol_of_a_closed_match(client: Any) -> None:
     assert api.call("POST", f"/api/matches/{m['id']}/close", {"pot": "split"})[0] == 200
     text = pdf_text(client.get(f"/matches/{m['id']}/protocol.pdf?view={api.night['view_token']}").data)
     assert "1 Anna Anna knocked – Bo 3.00" in text
-    assert "2 Closed: split among all players 0.00" in text  # the pot in words, not its code (issue 28)
+    # the pot in words, not its code (issue 28); a close takes no game number
+    assert "1 Closed: split" not in text and "Closed: split among all players 0.00" in text
     assert "No winner: the leader closed the match." in text
     assert re.search(r"Start 3 3 1 3 2 ", text)

@@ -43,9 +43,11 @@ def test_many_voided_rounds_are_one_line_each(client: Any) -> None:
     voids = VOID_ROWS + 1
     text = _protocol(client, *_kul_night(client, voids))
     deals, listed = text[text.index("Deals"):text.index("Voided entries")], text[text.index("Voided entries"):]
-    assert "slip" not in deals and re.search(rf"\b{voids + 1} Cia\b", deals)  # the counted deal, in the table
+    # the counted deal, in the table: round 1 as the table counts (the voided ones never happened; each
+    # took the place of round 1 in turn)
+    assert "slip" not in deals and re.search(r"\b1 Cia\b", deals)
     for k in (1, 2, voids):
-        assert f"{k} last_trick: Bo void: slip {k}" in listed, listed[:400]
+        assert f"1 last_trick: Bo void: slip {k}" in listed, listed[:400]
     assert len(re.findall(r"last_trick: Bo void: slip \d+", listed)) == voids
 
 

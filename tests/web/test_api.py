@@ -203,19 +203,20 @@ def test_void_that_loses_a_race_is_tried_again_on_the_new_state(api: Api, app: A
 
 
 def test_void_refused_when_a_later_round_becomes_invalid(client: Any) -> None:
+    """A later round keeps its dealer (issue 42), but its own rules are checked again: here SK-10."""
     api = Api(client)
-    five = ["Anna", "Bo", "Cia", "Dan", "Eva"]
-    api.new_night(five)
-    m = api.new_match("svangknack", five, stake="3.00")
-    assert api.round(m["id"], {"participants": ["Bo"]})[0] == 201  # Bo svängar alone, Bo deals next
-    # Cia passes the sväng to Dan (SK-11), who svängar alone
-    status, body = api.round(m["id"], {"svangare": "Dan", "participants": ["Dan"]})
+    three = ["Anna", "Bo", "Cia"]
+    api.new_night(three)
+    m = api.new_match("svangknack", three, stake="3.00", options={"forced_participation": "fresh_pot"})
+    # all must play the fresh first pot; Anna goes bet, so round 2's pot is not fresh and two may play it
+    assert api.round(m["id"], {"participants": three, "tricks": {"Bo": 2, "Cia": 1}})[0] == 201
+    status, body = api.round(m["id"], {"participants": ["Cia", "Anna"], "tricks": {"Cia": 3}})
     assert status == 201, body
     before = api.match(m["id"])
-    # Without round 1 Anna would still deal, and Dan could not be round 2's svängare
+    # Without round 1, round 2 is played for the fresh first pot, where everyone must play
     status, body = api.call("POST", f"/api/matches/{m['id']}/rounds/1/void", {"reason": "x"})
     assert status == 422, body
-    assert body["rule"].startswith("SK-") and "round 2" in body["error"]
+    assert body["rule"] == "SK-10" and "round 2" in body["error"]
     assert api.match(m["id"]) == before
 
 

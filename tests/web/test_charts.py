@@ -325,17 +325,17 @@ def test_after_a_void_the_fold_restarts_from_the_checkpoint_before_it(app: Any, 
     """Issue 29: a void refolds from the stored checkpoint before the voided round (in the void's write, which
     stores the checkpoints again), and the page after it folds only the events after the last checkpoint; the
     result is the same as a fold from scratch."""
-    from referee.ledger import fold
+    from referee.ledger import fold, fold_steps
 
     monkeypatch.setattr(fold, "CHECKPOINT_EVERY", 3)
     applied: list[int] = []
-    real = fold.apply_event
+    real = fold_steps.apply_event
 
-    def counted(match: Any, state: Any, kind: str, payload: Any) -> Any:
+    def counted(match: Any, state: Any, kind: str, payload: Any, facts: Any = None) -> Any:
         applied.append(1)
-        return real(match, state, kind, payload)
+        return real(match, state, kind, payload, facts)
 
-    monkeypatch.setattr(fold, "apply_event", counted)
+    monkeypatch.setattr(fold_steps, "apply_event", counted)
     api = Api(client)
     api.new_night(PLAYERS)
     mid, _ledger, _pots = svangknack_match(api, 14)

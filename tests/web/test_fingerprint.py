@@ -66,6 +66,9 @@ def test_every_kind_of_write_moves_the_fingerprint_and_no_read_does(client: Any)
     wrote("a second round")
     ok(api.call("POST", f"/api/matches/{sk}/rounds/2/void", {"reason": "typo"}), 200)
     wrote("a round's void")
+    ok(api.call("POST", f"/api/matches/{sk}/rounds/1/correct",
+                {"round": {"participants": ["Bo", "Dan"], "tricks": {"Bo": 1, "Dan": 2}}}), 200)
+    wrote("a correction")
     ok(api.call("POST", f"/api/matches/{sk}/close", {"pot": "split"}), 200)
     wrote("a close")
     plan = ok(api.call("GET", f"/api/nights/{nid}/settlement"), 200)["transfers"]
@@ -150,6 +153,8 @@ def test_an_export_imported_keeps_its_fingerprint(app: Any, client: Any, fresh_a
     nid = api.night["id"]
     later = ok(api.call("POST", "/api/nights", {"name": "Later", "currency": "SEK", "players": ["Anna", "Bo"],
                                                 "group_token": api.night["group_token"]}, token=None))
+    kul = next(m for m in ok(api.call("GET", f"/api/nights/{nid}"), 200)["matches"] if m["game"] == "kul")
+    ok(api.call("POST", f"/api/matches/{kul['id']}/rounds/2/correct", {"round": {"last_trick": "Anna"}}), 200)
     for match in ok(api.call("GET", f"/api/nights/{nid}"), 200)["matches"]:
         if match["status"] == "open":
             ok(api.call("POST", f"/api/matches/{match['id']}/close", {"pot": "split"}), 200)
@@ -157,6 +162,7 @@ def test_an_export_imported_keeps_its_fingerprint(app: Any, client: Any, fresh_a
     data, _facts = export_from(app, nid)
     assert data["fingerprint"] == fingerprint(api)
     assert any("void_link" in p for p in data["payments"]) and any(p["kind"] == "carry_out" for p in data["payments"])
+    assert any("corrects" in r for m in data["matches"] for r in m["rounds"])  # a correction travels in the chain
     other = fresh_app.test_client()
     made = other.post("/api/import", json=data)
     assert made.status_code == 201, made.get_json()

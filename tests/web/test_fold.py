@@ -1,6 +1,6 @@
 """The one fold of the event log (issues 27 and 29): its error policy and its stored checkpoints, on both backends.
 
-Engine applications are counted by wrapping :func:`referee.ledger.fold.apply_event` (the fold's only step), so
+Engine applications are counted by wrapping :func:`referee.ledger.fold_steps.apply_event` (the fold's only step), so
 "folds at most N events" is a count, not a time. The reference every fold is compared with is the engine's
 own fold of the whole log, written out here without the fold module's cache or checkpoints.
 """
@@ -19,7 +19,7 @@ from sqlalchemy import insert, select, update
 from referee import ledger
 from referee.engine.records import dump, load
 from referee.engine.spec import spec
-from referee.ledger import fold
+from referee.ledger import fold, fold_steps
 from referee.models import FoldCheckpoint, Round, Snapshot, db, now
 
 PLAYERS = ["Anna", "Bo", "Cia", "Dag", "Eva"]
@@ -81,13 +81,15 @@ def knaker(games: int) -> tuple[int, str]:
 
 
 def scratch(match_id: int) -> tuple[Any, list[int], list[tuple[int, ...]], list[int], dict[int, Any]]:
-    """The whole log folded by the engine from the start: (state, seqs, balances, pots, state after each seq)."""
+    """The whole log folded by the engine from the start: (state, seqs, balances, pots, state after each seq).
+
+    Each round with its stored facts (who dealt it, issue 42): a void keeps the later rounds' dealers."""
     match = ledger.get_match(match_id)
     state = fold.initial_state(match)
     seqs, balances, pots, after = [0], [tuple(state.balances)], [int(state.pot)], {}
     for rnd in db.session.scalars(select(Round).where(Round.match_id == match_id).order_by(Round.seq)):
         if not rnd.void:
-            state = fold.apply_event(match, state, rnd.kind, rnd.payload)
+            state = fold.apply_event(match, state, rnd.kind, rnd.payload, rnd.facts)
             seqs.append(rnd.seq)
             balances.append(tuple(state.balances))
             pots.append(int(state.pot))
@@ -99,13 +101,13 @@ def scratch(match_id: int) -> tuple[Any, list[int], list[tuple[int, ...]], list[
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Each engine application of the fold appends 1."""
     applied: list[int] = []
-    real = fold.apply_event
+    real = fold_steps.apply_event
 
-    def count(match: Any, state: Any, kind: str, payload: Any) -> Any:
+    def count(match: Any, state: Any, kind: str, payload: Any, facts: Any = None) -> Any:
         applied.append(1)
-        return real(match, state, kind, payload)
+        return real(match, state, kind, payload, facts)
 
-    monkeypatch.setattr(fold, "apply_event", count)
+    monkeypatch.setattr(fold_steps, "apply_event", count)
     return applied
 
 
@@ -194,10 +196,10 @@ from tests.conftest import make_app
 from pathlib import Path
 from referee.engine.spec import SPECS, spec
 from referee import ledger
-from referee.ledger import fold
+from referee.ledger import fold, fold_steps
 app = make_app({backend!r}, Path({str(tmp_path)!r}))
-real, applied = fold.apply_event, []
-fold.apply_event = lambda *a: (applied.append(1), real(*a))[1]
+real, applied = fold_steps.apply_event, []
+fold_steps.apply_event = lambda *a: (applied.append(1), real(*a))[1]
 with app.app_context():
     made = fold.history(ledger.get_match({mid}))
 print(json.dumps({{"applied": len(applied), "seqs": made.seqs, "balances": made.balances}}))

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, render_template, request
 from flask_babel import gettext as _
 
 from referee import ledger
@@ -33,7 +33,7 @@ from referee.messages import explain
 from referee.models import Match
 from referee.pages import _match, bp
 from referee.pages.forms import RoundForm
-from referee.pages.matches import _round_form, expected_seq, round_saved_again, saved_round
+from referee.pages.matches import _round_form, expected_seq, round_saved, round_saved_again, saved_round
 from referee.pages.phone_rights import can_edit
 from referee.pages.referee import SUIT_BUTTONS, opened_match
 from referee.web import idempotent
@@ -151,5 +151,4 @@ def round_from_deal(match_id: int) -> Any:
         return _page(match.game, setup, ledger.get_match(match_id), verdict, explain(exc), 422)
     except ledger.Conflict as exc:
         return _page(match.game, setup, exc.match, verdict, explain(exc), 409)
-    flash(_("Round %(n)s saved.", n=rnd.seq), "ok")
-    return redirect(url_for("pages.match", match_id=match_id))
+    return round_saved(match, rnd)
