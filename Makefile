@@ -148,6 +148,7 @@ bench: $(VENV)/.installed-test browser-engine static-compressed
 	$(PY) bench/settle.py
 	$(PY) bench/pdf.py
 	$(PY) bench/season.py
+	$(PY) bench/ratings.py
 	$(PY) bench/load.py
 	$(PY) bench/live.py
 	$(PY) bench/tournament.py

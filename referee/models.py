@@ -340,6 +340,8 @@ class Tournament(db.Model):  # type: ignore[name-defined,misc]
     #: Whole percentages of the prize pool, best place first.
     prizes: Mapped[list[int]] = mapped_column(JSON)
     seed: Mapped[str] = mapped_column(String(100))
+    #: How each series is seated: ``draw``, ``standings`` (series 2 on) or ``rating`` (API.md "Tournaments").
+    seating: Mapped[str] = mapped_column(String(10), default="draw", server_default="draw")
     finished: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=now)
 

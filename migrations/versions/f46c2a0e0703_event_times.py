@@ -1,7 +1,7 @@
 """event times: when a round or a payment was voided
 
 Revision ID: f46c2a0e0703
-Revises: f42b1a0e0702
+Revises: a47c3e9d1f20
 Create Date: 2026-11-28 14:20:00
 
 ``rounds.voided_at`` and ``payments.voided_at`` (naive UTC, nullable): the
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 
 revision = 'f46c2a0e0703'
-down_revision = 'f42b1a0e0702'
+down_revision = 'a47c3e9d1f20'
 branch_labels = None
 depends_on = None
 

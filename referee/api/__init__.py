@@ -2,7 +2,7 @@
 
 This module is the blueprint's face: the blueprint, its error answers and the request helpers every route
 shares (body, tokens, rights, replies of kept keys); the routes live in ``nights``, ``matches``, ``groups``,
-``tournaments``, ``live``, ``referee_routes`` and the docs modules, named at the end.
+``tournaments``, ``ratings``, ``live``, ``referee_routes`` and the docs modules, named at the end.
 
 No rule arithmetic here: shapes in, service call, engine's state out. A
 ``RuleViolation`` becomes 422 with the rule's ID, a ``BadInput`` 400 with the
@@ -176,4 +176,4 @@ def _date(value: object) -> Date | None:
         raise BadInput("date", "date must be written as YYYY-MM-DD.") from None
 
 
-from referee.api import docs, explained, groups, live, matches, nights, openapi, referee_routes, tournaments  # noqa: E402, F401  (routes register on bp)
+from referee.api import docs, explained, groups, live, matches, nights, openapi, ratings, referee_routes, tournaments  # noqa: E402, F401  (routes register on bp)

@@ -7,7 +7,7 @@ API route appears here.
 Over 400 lines as one piece: most of it is one literal, the paths of the
 nights, matches and payments with their schemas, read top to bottom like the
 contract; the other areas have their own modules (``openapi_games``,
-``openapi_tournaments``, ``openapi_explain``, ``openapi_corrections``), which
+``openapi_tournaments``, ``openapi_explain``, ``openapi_corrections``, ``openapi_ratings``), which
 add their paths here.
 """
 
@@ -23,6 +23,7 @@ from referee.api import (
     openapi_explain,
     openapi_fingerprint,
     openapi_games,
+    openapi_ratings,
     openapi_tournaments,
 )
 from referee.api.openapi_games import CARD as _CARD
@@ -397,8 +398,10 @@ def document() -> dict[str, Any]:
     schemas |= openapi_corrections.schemas()
     paths |= openapi_fingerprint.paths(_op, _ID, _VIEW)
     schemas |= openapi_fingerprint.schemas()
+    paths |= openapi_ratings.paths(_op)
+    schemas |= openapi_ratings.schemas()
     ids = (OPERATION_IDS | openapi_tournaments.OPERATION_IDS | openapi_explain.OPERATION_IDS
-           | openapi_corrections.OPERATION_IDS | openapi_fingerprint.OPERATION_IDS)
+           | openapi_corrections.OPERATION_IDS | openapi_fingerprint.OPERATION_IDS | openapi_ratings.OPERATION_IDS)
     for path in ("/api/nights", "/api/tournaments", "/api/import"):  # each creates a night (referee/bounds.py)
         paths[path]["post"]["responses"]["429"] = _resp(
             "This address has created as many nights and tournaments within the hour as one address may "

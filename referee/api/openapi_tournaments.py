@@ -18,6 +18,14 @@ _TID = {"name": "tournament_id", "in": "path", "required": True,
 _TABLE = {"name": "number", "in": "path", "required": True,
           "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}}
 
+#: How each series is seated (API.md "Tournaments"; issue 47.3).
+SEATING = {"enum": ["draw", "standings", "rating"], "description": (
+    "draw: every series from the seed (the default). standings (series format): from series 2 on, by the "
+    "standings, best together. rating (a tournament in a group: group_token): by the group's ratings of the "
+    "game (GET /api/groups/{group_token}/ratings) as they are when the series is drawn; series format best "
+    "together, knockout spread (the best-rated at table 1, the next at table 2, ...); players without a rating "
+    "after those with one, by the draw. 400 on seating for rating without a group_token.")}
+
 OPERATION_IDS = {
     "/api/tournaments": "create_tournament", "/api/tournaments/{tournament_id}": "get_tournament",
     "/api/tournaments/{tournament_id}/next": "next_series",
@@ -55,6 +63,7 @@ def schemas() -> dict[str, Any]:
                              "stake": MONEY, "options": {"type": "object"}, "entry_fee": MONEY,
                              "prizes": {"type": "array", "items": {"type": "integer", "minimum": 1}},
                              "seed": {"type": "string", "minLength": 1, "maxLength": 100},
+                             "seating": SEATING,
                              "group": {"type": "string"}, "group_token": {"type": "string"},
                              "date": {"type": "string", "format": "date"}, "place": {"type": "string"}}},
         "TournamentCreated": {"type": "object", "required": ["id", "night", "edit_token", "view_token", "seed",
@@ -74,7 +83,7 @@ def schemas() -> dict[str, Any]:
             "series": {"type": "integer"}, "of": {"type": "integer"}, "finished": {"type": "boolean"},
             "currency": {"type": "string"}, "table_size": {"type": "integer"}, "advance": {"type": "integer"},
             "stake": MONEY, "entry_fee": MONEY, "pool": MONEY,
-            "prize_split": {"type": "array", "items": {"type": "integer"}},
+            "prize_split": {"type": "array", "items": {"type": "integer"}}, "seating": SEATING,
             "seed": {"type": "string", "description": "Shown to the organiser only."},
             "tables": {"type": "array", "items": ref("TournamentTableWithToken"),
                        "description": "The current series; table_token only in the organiser's answer."},

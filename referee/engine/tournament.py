@@ -23,6 +23,14 @@ from referee.engine import BadInput
 WHOLE = 100
 
 
+class Seating(StrEnum):
+    """How the players of a series are seated (API.md "Tournaments", ``seating``)."""
+
+    DRAW = "draw"            # the seeded draw, every series
+    STANDINGS = "standings"  # series format, from series 2: by the standings, best together
+    RATING = "rating"        # by the group's ratings of the game: best together, or spread in a knockout
+
+
 class Format(StrEnum):
     """How players go on from one series to the next."""
 
@@ -114,6 +122,36 @@ def draw(players: Sequence[str], table_size: int, minimum: int, seed: str, serie
         tables.append(Table(number, tuple(pool[at:at + size])))
         at += size
     return tuple(tables)
+
+
+def by_strength(players: Sequence[str], strength: Mapping[str, tuple[float, ...]], table_size: int, minimum: int,
+                seed: str, series: int, spread: bool) -> tuple[Table, ...]:
+    """The seats of one series by strength (a larger tuple is stronger), the tables as :func:`draw` makes them.
+
+    The players are first drawn (:func:`draw`'s shuffle); then ordered by
+    strength, stably, so equal strengths keep the draw's order and players
+    without one come after all who have one, in the draw's order. Together
+    (``spread`` false, a series seated as a Preisskat seats by strength): the
+    strongest ``k`` at table 1, the next at table 2, ... Spread (a knockout, as
+    seeded draws do): the strongest at table 1, the next at table 2, ..., and
+    round again, so the strongest meet as late as can be. At each table the
+    players sit in the draw's order (the first deals first), not by strength.
+    """
+    sizes = table_sizes(len(players), table_size, minimum)
+    pool = sorted(players)
+    _rng(seed, series, "seats").shuffle(pool)
+    ranked = sorted(pool, key=lambda name: (name not in strength, tuple(-v for v in strength.get(name, ()))))
+    at: dict[str, int] = {}
+    if spread:
+        for k, name in enumerate(ranked):
+            at[name] = k % len(sizes)
+    else:
+        start = 0
+        for number, size in enumerate(sizes):
+            at.update(dict.fromkeys(ranked[start:start + size], number))
+            start += size
+    return tuple(Table(number + 1, tuple(name for name in pool if at[name] == number))
+                 for number in range(len(sizes)))
 
 
 def knockout_plan(players: int, table_size: int, minimum: int, advance: int) -> tuple[tuple[int, ...], ...]:

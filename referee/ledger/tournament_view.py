@@ -51,7 +51,7 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
         "currency": tourn.night.currency, "table_size": tourn.table_size, "stake": money.format(tourn.stake),
         "entry_fee": money.format(tourn.entry_fee),
         "pool": money.format(tourn.entry_fee * len(rows)),
-        "prize_split": list(tourn.prizes),
+        "prize_split": list(tourn.prizes), "seating": tourn.seating,
         "tables": [table_json(t, token=organiser) for t in current_tables(tourn, tables)],
         "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
                        "matches": r.matches}

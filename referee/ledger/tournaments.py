@@ -24,7 +24,7 @@ from referee.engine import tournament as draw
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import SPECS, spec
 from referee.engine.vocab import MatchStatus, PaymentKind
-from referee.ledger import fold, inputs, live, nights, ratelimit, standings, tx
+from referee.ledger import fold, inputs, live, nights, ratelimit, ratings, standings, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.ratelimit import Caller
 from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db
@@ -74,6 +74,7 @@ class Plan:
     entry_fee: int
     prizes: tuple[int, ...]
     seed: str
+    seating: str = draw.Seating.DRAW
 
 
 def check(data: dict[str, Any]) -> Plan:
@@ -109,6 +110,14 @@ def check(data: dict[str, Any]) -> Plan:
         seed = secrets.token_hex(8)
     if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED:
         raise BadInput("seed", "seed must be text of 1 to %(n)s characters.", n=MAX_SEED)
+    seating = data.get("seating", draw.Seating.DRAW)
+    if seating not in tuple(draw.Seating):
+        raise BadInput("seating", "seating must be draw, standings or rating.")
+    if seating == draw.Seating.STANDINGS and fmt == draw.Format.KNOCKOUT:
+        raise BadInput("seating", "Seating by the standings is for the series format only.")
+    if seating == draw.Seating.RATING and data.get("group_token") is None:
+        raise BadInput("seating", "Seating by rating needs the group's ratings: create the tournament in a "
+                                  "group (group_token).")
     minimum = spec(game).min_players
     if fmt == draw.Format.KNOCKOUT:
         plan = draw.knockout_plan(len(players), table_size, minimum, advance)
@@ -121,7 +130,7 @@ def check(data: dict[str, Any]) -> Plan:
                                  "larger tables.", players=len(players), size=table_size, series=series,
                        tables=tables, n=bounds.NIGHT_MATCHES)
     return Plan(name, code, game, players, table_size, series, str(fmt), advance, stake, options, fee, prizes,
-                seed)
+                seed, str(seating))
 
 
 def create(plan: Plan, *, group: object = None, group_token: object = None, date: Date | None = None,
@@ -132,7 +141,13 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
     lang = inputs.clean_language(language)
     place = "" if place in (None, "") else inputs.clean_name(place, "place", inputs.MAX_TEXT)
     group_name = inputs.clean_name(group, "group", inputs.MAX_TEXT) if group else plan.name
-    tables = draw.draw(plan.players, plan.table_size, spec(plan.game).min_players, plan.seed, 1)
+    if plan.seating == draw.Seating.RATING:  # read before the write: the ratings do not hold the writer
+        rated = nights.group_by_token(group_token) if isinstance(group_token, str) else None
+        if rated is None:
+            raise tx.NotFound("No group has that token.")
+        tables = _seats(plan.players, plan.seating, plan.fmt, plan.table_size, plan.game, plan.seed, 1, rated)
+    else:
+        tables = draw.draw(plan.players, plan.table_size, spec(plan.game).min_players, plan.seed, 1)
     states = [_start(plan.game, t.players, plan.stake, plan.options) for t in tables]  # 422 before any write
     with ratelimit.creating(caller), tx.writing(idem=idem):
         if group_token is not None:
@@ -151,12 +166,27 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
         tourn = Tournament(night=night, name=plan.name, game=plan.game, format=plan.fmt, series_count=plan.series,
                            current_series=1, table_size=plan.table_size, advance=plan.advance, stake=plan.stake,
                            options=dump(plan.options), entry_fee=plan.entry_fee, prizes=list(plan.prizes),
-                           seed=plan.seed, finished=False)
+                           seed=plan.seed, seating=plan.seating, finished=False)
         db.session.add(tourn)
         db.session.flush()
         _seat_tables(tourn, night, tables, states, 1)
         tx.store_reply(idem, tourn)
     return tourn
+
+
+def _seats(players: list[str], seating: str, fmt: str, table_size: int, game: str, seed: str, series: int,
+           group: Group, tourn: Tournament | None = None) -> tuple[draw.Table, ...]:
+    """A series' tables as the tournament's ``seating`` says: the draw, or by strength (:func:`draw.by_strength`):
+    the group's ratings of the game as they are now (``rating``), or the standings so far (``standings``)."""
+    minimum = spec(game).min_players
+    if seating == draw.Seating.RATING:
+        strength = {name: (value,) for name, value in ratings.of_game(group, game).items()}
+    elif seating == draw.Seating.STANDINGS and tourn is not None and series > 1:
+        strength = {row.player: (float(-row.place),) for row in standings.standings(tourn)}
+    else:
+        return draw.draw(players, table_size, minimum, seed, series)
+    return draw.by_strength(players, strength, table_size, minimum, seed, series,
+                            spread=fmt == draw.Format.KNOCKOUT)
 
 
 def _start(game: str, seats: tuple[str, ...], stake: int, options: Any) -> MatchState:
@@ -231,7 +261,8 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
     else:
         going = standings.players(tourn)
     series = tourn.current_series + 1
-    drawn = draw.draw(going, tourn.table_size, spec(tourn.game).min_players, tourn.seed, series)
+    drawn = _seats(going, tourn.seating, tourn.format, tourn.table_size, tourn.game, tourn.seed, series,
+                   tourn.night.group, tourn)
     options = parse_options(spec(tourn.game).Options, tourn.options)
     states = [_start(tourn.game, t.players, tourn.stake, options) for t in drawn]
     tourn.current_series = series

@@ -23,7 +23,7 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from flask_babel import gettext as _
 
 from referee import ledger
-from referee.ledger import payments, tournament_view
+from referee.ledger import payments, ratings, tournament_view
 from referee.pages.filters import qr_svg
 from referee.pages.forms import RoundForm
 from referee.pages.tournaments import tournament
@@ -112,8 +112,10 @@ def me(tournament_id: int) -> Any:
                  for t in view["tables"] if name in t["players"]), None)
     standing = next((s for s in view["standings"] if s["player"] == name), None)
     prize = next((p for p in view["prizes"] if p["player"] == name), None)
+    rated = next((r for r in ratings.group_ratings(found.night.group).get(found.game, []) if r.player == name), None)
     return render_template("pages/tournament_me.html", t=view, night=found.night, names=names, name=name,
                            seat=seat, standing=standing, prize=prize, form=form, champions=champions(view),
+                           rated=rated, figure=ratings.figure, game=found.game,
                            # what one pays or receives is shown once the tournament is over (the settlement)
                            **(money_of(found.night, name) if view["finished"] else {}))
 

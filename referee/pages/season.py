@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Response, abort, render_template, request, url_for
 
-from referee.ledger import rights, season
+from referee.ledger import ratings, rights, season
 from referee.models import Group, Night
 from referee.pages import _night, bp
 from referee.pages.phone_rights import can_edit, can_view
@@ -42,7 +42,8 @@ def _page(group: Group, night: Night | None, token: str | None) -> Any:
     if token or (night is not None and can_edit(night)):
         share = request.host_url.rstrip("/") + url_for("pages.group_page", group_token=group.token)
     return render_template("pages/group.html", s=s, group=group, from_night=night, sheet_url=sheet,
-                           share_url=share, can_view=can_view)
+                           share_url=share, can_view=can_view, rating_table=ratings.group_table(group),
+                           rating_days={row.night.id: row.day for row in s.nights}, figure=ratings.figure)
 
 
 def _sheet(group: Group) -> Response:

@@ -7,7 +7,9 @@ these globals give them the geometry (:mod:`referee.charts`) of:
   the pot as a band (:mod:`referee.ledger.fold`: the engine's own fold of the log);
 - ``result_chart(s)``: each party's result of a night (a settlement), as bars;
 - ``season_chart(season, currency)``: each player's running total over the
-  nights of one currency.
+  nights of one currency;
+- ``rating_chart(group, table, game)``: each player's rating in a game after
+  each night it was played (:mod:`referee.ledger.ratings`), in hundredths.
 
 A player's colour and line pattern come from their place in the group, so
 they are the same on every page and sheet of the group.
@@ -93,6 +95,17 @@ def season_chart(s: Any, currency: str, width: int = 360, height: int = 220) -> 
 
 # A short amount on an axis: whole units without decimals, else the currency's digits (referee/web/amounts.py).
 bp.add_app_template_filter(amounts.tick, "tick")
+
+
+@bp.app_template_global()
+def rating_chart(group: Group, table: Any, game: str, width: int = 360, height: int = 220) -> charts.LineChart:
+    """Each player's rating in ``game`` after each night it was played (``table``: a ``ratings.Rating``), in
+    hundredths (the chart's values are integers); x 0 is before the first night, where every rating is 0."""
+    nights = table.nights.get(game, [])
+    series = {row.player: [0] + [round(v * 100) for v in row.after(nights)] for row in table.result()[game]}
+    xs = list(range(len(nights) + 1))
+    return charts.line_chart(xs, series, styles(group, list(series)), width=width, height=height,
+                             x_count=min(6, max(len(xs) - 1, 1)))
 
 
 @bp.app_template_filter("short_date")

@@ -16,9 +16,9 @@ from tests.web.test_corrections import PLAYED, PLAYERS, ROUNDS, VOID_DELTA, A
 
 
 def kr(ore: int, lang: str) -> str:
-    """Öre as the page writes them (the API's money strings, decimal point)."""
+    """Öre as the page writes them in Swedish and German: a decimal comma (issue 42.6), never a point."""
     sign = "-" if ore < 0 else ""
-    return f"{sign}{abs(ore) // 100}.{abs(ore) % 100:02d}"
+    return f"{sign}{abs(ore) // 100},{abs(ore) % 100:02d}"
 
 
 def played(server: LiveServer) -> tuple[int, str]:
@@ -52,6 +52,7 @@ def test_the_void_page_shows_the_later_rounds_money_before_the_void(
                 shown = f"{name} {kr(now, lang)} → {kr(then, lang)}"
                 assert (shown in text) == bool(VOID_DELTA[i]), (k, shown, text)  # Cia's never changes
             assert "→" in text and "Pot" not in text and "Pott" not in text, text
+            assert text.startswith({"sv": f"Runda {k}:", "de": f"Runde {k}:"}[lang]), text  # as the table counts
         inside_viewport(page, "#later-changes")
         phone.shot("round-3")
         page.goto(f"{live_server.url}/matches/{mid}/rounds/11/void")

@@ -174,7 +174,7 @@ def test_a_save_is_named_with_the_games_word_and_number(client: Any) -> None:
         resp = client.post(f"/matches/{match_id}/rounds", data=round_form(client, match_id) | data)
         assert resp.status_code == 302, resp.get_data(as_text=True)[:2000]
         page = client.get(resp.headers["Location"]).get_data(as_text=True)
-        flash = re.search(r'class="flash ok"[^>]*>([^<]*)<', page)
+        flash = re.search(r'class="flash ok[^"]*"[^>]*>([^<]*)<', page)  # (the saved note above the form)
         assert flash is not None
         return flash.group(1).strip()
 
