@@ -177,6 +177,9 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=now)
     void: Mapped[bool] = mapped_column(default=False)
     void_reason: Mapped[str] = mapped_column(String(500), default="")
+    #: When the round was voided (set with ``void``, :func:`_void_time`); None for a valid round and for a
+    #: void written before the time was kept (the fingerprint's fallback, ``referee/ledger/fingerprint.py``).
+    voided_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
     idempotency_key: Mapped[str | None] = mapped_column(String(100), default=None)
     #: The trick referee's log of the deal this round was entered from (trump, players, leader,
     #: tricks, winners), or None. Written with the round, never changed; replay ignores it.
@@ -271,6 +274,8 @@ class Payment(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=now)
     void: Mapped[bool] = mapped_column(default=False)
     void_reason: Mapped[str] = mapped_column(String(500), default="")
+    #: When the row was voided (as ``Round.voided_at``).
+    voided_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
     idempotency_key: Mapped[str | None] = mapped_column(String(100), default=None)
 
 
@@ -385,3 +390,14 @@ def _fill_token_keys(_mapper: Any, _conn: Any, night: Night) -> None:
     night.view_token = night.view_token or new_token()
     night.edit_key = token_key(night.edit_token)
     night.view_key = token_key(night.view_token)
+
+
+@event.listens_for(Round.void, "set")
+@event.listens_for(Payment.void, "set")
+def _void_time(target: Round | Payment, value: bool, old: Any, _initiator: Any) -> None:
+    """A void keeps its time, whoever sets the flag: the night's fingerprint chains it where it was written.
+
+    Rows an import inserts bring their times from the file (no ORM, no event).
+    """
+    if value and old is not True and target.voided_at is None:
+        target.voided_at = now()

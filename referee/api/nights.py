@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import jsonify, request
 
-from referee import exports, ledger, payment_codes, pots
+from referee import exports, ledger, night_changes, payment_codes, pots
 from referee.api import _date, authorized_night, body, bp, respond
 from referee.engine import BadInput
-from referee.ledger import inputs, paying, payments, rights
+from referee.ledger import fingerprint, inputs, paying, payments, rights
 from referee.models import Night
 from referee.web import idempotent
 from referee.web.caller import caller
@@ -18,6 +18,7 @@ from referee.web.caller import caller
 def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
     money = ledger.night_money(night)
     result = payments.settlement(night).result
+    chain = fingerprint.night_chain(night)
     balances = {name: result[name] for name in night.player_names}
     out: dict[str, Any] = {
         "id": night.id,
@@ -33,6 +34,9 @@ def night_json(night: Night, *, with_tokens: bool = False) -> dict[str, Any]:
         "pots": money.format(pots.pot_amount(result)),
         "matches": [{"id": m.id, "game": m.game, "players": list(m.seats), "status": m.status}
                     for m in night.matches],
+        # the night's hash chain (referee/ledger/fingerprint.py): its last link, and how many events it holds
+        "fingerprint": chain.fingerprint,
+        "events": len(chain.events),
     }
     if with_tokens:
         out |= {"edit_token": night.edit_token, "view_token": night.view_token,
@@ -64,6 +68,23 @@ def create_night() -> Any:
 def get_night(night_id: int) -> Any:
     night = authorized_night(night_id, write=False)
     return jsonify(night_json(night))
+
+
+@bp.get("/nights/<int:night_id>/events")
+def night_events(night_id: int) -> Any:
+    """The events of the night's hash chain after the first ``after`` (an addition to the contract, issue 46.2).
+
+    ``since`` (the fingerprint the client saw) tells whether the chain still passes through it (``known``).
+    """
+    night = authorized_night(night_id, write=False)
+    after = night_changes.seen_count(request.args.get("after"))
+    chain = fingerprint.night_chain(night)
+    seen = fingerprint.since(chain, after, request.args.get("since") or "")
+    money = ledger.night_money(night)
+    return jsonify({"fingerprint": chain.fingerprint, "count": len(chain.events),
+                    "known": seen.known if request.args.get("since") else None,
+                    "events": [night_changes.event_json(seen.first + k, ev, chain, night, money)
+                               for k, ev in enumerate(seen.events)]})
 
 
 @bp.post("/nights/<int:night_id>/revoke")

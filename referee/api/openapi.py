@@ -17,7 +17,15 @@ from typing import Any
 
 from flask import jsonify
 
-from referee.api import bp, openapi_corrections, openapi_explain, openapi_games, openapi_ratings, openapi_tournaments
+from referee.api import (
+    bp,
+    openapi_corrections,
+    openapi_explain,
+    openapi_fingerprint,
+    openapi_games,
+    openapi_ratings,
+    openapi_tournaments,
+)
 from referee.api.openapi_games import CARD as _CARD
 from referee.api.openapi_games import MONEY as _MONEY
 from referee.api.openapi_games import NAMES as _NAMES
@@ -177,7 +185,7 @@ def document() -> dict[str, Any]:
                                  "balances": players_money,
                                  "matches": {"type": "array", "items": _ref("NightMatch")},
                                  "edit_token": {"type": "string"}, "view_token": {"type": "string"},
-                                 "group_token": {"type": "string"}}},
+                                 "group_token": {"type": "string"}} | openapi_fingerprint.NIGHT_FIELDS},
         "NightMatch": {"type": "object", "required": ["id", "game", "players", "status"], "properties": {
             "id": {"type": "integer"}, "game": {"enum": list(SPECS)}, "players": _NAMES,
             "status": {"type": "string"}}},
@@ -388,10 +396,12 @@ def document() -> dict[str, Any]:
     schemas |= openapi_explain.schemas()
     paths |= openapi_corrections.paths(_op, _MID, _SEQ, _IDEM)
     schemas |= openapi_corrections.schemas()
+    paths |= openapi_fingerprint.paths(_op, _ID, _VIEW)
+    schemas |= openapi_fingerprint.schemas()
     paths |= openapi_ratings.paths(_op)
     schemas |= openapi_ratings.schemas()
     ids = (OPERATION_IDS | openapi_tournaments.OPERATION_IDS | openapi_explain.OPERATION_IDS
-           | openapi_corrections.OPERATION_IDS | openapi_ratings.OPERATION_IDS)
+           | openapi_corrections.OPERATION_IDS | openapi_fingerprint.OPERATION_IDS | openapi_ratings.OPERATION_IDS)
     for path in ("/api/nights", "/api/tournaments", "/api/import"):  # each creates a night (referee/bounds.py)
         paths[path]["post"]["responses"]["429"] = _resp(
             "This address has created as many nights and tournaments within the hour as one address may "

@@ -183,8 +183,8 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
     last = 0
     for k, entry in enumerate(entries):
         at = f"{where}[{k}]"
-        obj = check_object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at", "deal", *KEPT),
-                           ("seq", "payload"))
+        obj = check_object(entry, at, ("seq", "kind", "payload", "void", "void_reason", "created_at", "deal", *KEPT,
+                                       "link", "void_link", "voided_at"), ("seq", "payload"))
         seq = _int(obj["seq"], f"{at}.seq", low=1, high=per_match)
         if seq <= last:
             raise BadInput(f"{at}.seq", "%(where)s must be greater than the round before it (%(last)s).",
@@ -208,6 +208,7 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
         void = _bool(obj.get("void", False), f"{at}.void")
         reason = check_text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = check_moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
+        voided_at = check_moment(obj["voided_at"], f"{at}.voided_at") if obj.get("voided_at") is not None else None
         deal = obj.get("deal")
         if deal is not None:
             if kind != EventKind.ROUND or not isinstance(deal, Mapping):
@@ -215,7 +216,8 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
                                where=f"{at}.deal")
             _plain_json(deal, f"{at}.deal")
         out.append(_EventIn(seq, str(kind), dict(payload), void, reason, created,
-                            dict(deal) if deal is not None else None, *_kept(obj, at, seq, per_match)))
+                            dict(deal) if deal is not None else None, *_kept(obj, at, seq, per_match),
+                            voided_at=voided_at if void else None))
     return out
 
 
@@ -243,7 +245,7 @@ def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]
     budget = int(current_app.config.get("MAX_IMPORT_EVENTS", MAX_EVENTS))
     per_match = ledger.match_events_limit()
     allowed = ("game", "seats", "first_dealer", "stake_minor", "stake", "options", "carried_in_minor",
-               "carried_in", "status", "created_at", "rounds")
+               "carried_in", "status", "created_at", "rounds", "link")
     for k, entry in enumerate(entries):
         at = f"matches[{k}]"
         obj = check_object(entry, at, allowed, ("game", "seats", "first_dealer", "stake_minor", "rounds"))
@@ -288,7 +290,7 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
     parties = set(names) | {POT_PARTY} | ({leader} if leader else set())
     out = []
     allowed = ("kind", "payer", "payee", "payer_pot", "payee_pot", "amount_minor", "amount", "carry_id", "void",
-               "void_reason", "created_at")
+               "void_reason", "created_at", "link", "void_link", "voided_at")
     for k, entry in enumerate(entries):
         at = f"payments[{k}]"
         obj = check_object(entry, at, allowed, ("kind", "payer", "amount_minor"))
@@ -323,7 +325,9 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
         void = _bool(obj.get("void", False), f"{at}.void")
         reason = check_text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = check_moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
-        out.append(_PaymentIn(str(kind), payer, payee, amount, carry_id, void, reason, created))
+        voided_at = check_moment(obj["voided_at"], f"{at}.voided_at") if obj.get("voided_at") is not None else None
+        out.append(_PaymentIn(str(kind), payer, payee, amount, carry_id, void, reason, created,
+                              voided_at if void else None))
     _check_carries(out)
     return out
 

@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from referee import pots
 from referee.ledger import night_money
+from referee.ledger.fingerprint import night_chain
 from referee.models import Night, Payment, db, now
 
 #: An event's facts and correction marks (issue 42): exported where set, and replayed on import.
@@ -20,7 +21,10 @@ KEPT = ("facts", "corrects", "corrected_by")
 #: Identifies the file; ``version`` changes whenever the shape does (an old
 #: reader then refuses a new file instead of misreading it).
 FORMAT = "referee-night"
-VERSION = 1
+VERSION = 2
+#: Files of these versions are read; version 1 was written before the night's hash chain (no
+#: ``fingerprint``, no ``link``s: imported without a check of the chain).
+READS = (1, 2)
 
 
 def iso(moment: datetime) -> str:
@@ -38,11 +42,15 @@ def export_night(night: Night) -> dict[str, Any]:
     The facts only (logs, options, payment rows), never derived states: the
     import replays the logs, so what it shows is what the rules give.
     Tokens are left out on purpose: whoever holds the file should not get
-    edit rights to the original night.
+    edit rights to the original night. The night's hash chain comes along
+    (:mod:`referee.ledger.fingerprint`): its ``fingerprint`` and each
+    event's ``link`` (a void's as ``void_link``), which the import checks.
     """
     money = night_money(night)
+    chain = night_chain(night)
+    links = chain.links
     matches = []
-    for match in night.matches:
+    for number, match in enumerate(night.matches, start=1):
         matches.append({
             "game": match.game,
             "seats": list(match.seats),
@@ -54,6 +62,7 @@ def export_night(night: Night) -> dict[str, Any]:
             "carried_in": money.format(match.carried_in),
             "status": match.status,
             "created_at": iso(match.created_at),
+            "link": links[("match", number, 0)],
             "rounds": [{
                 "seq": rnd.seq,
                 "kind": rnd.kind,
@@ -61,7 +70,9 @@ def export_night(night: Night) -> dict[str, Any]:
                 "void": rnd.void,
                 "void_reason": rnd.void_reason,
                 "created_at": iso(rnd.created_at),
-            } | ({"deal": rnd.deal} if rnd.deal is not None else {})
+                "link": links[("log", number, rnd.seq)],
+            } | _void_link(links, ("log_void", number, rnd.seq), rnd.voided_at)
+              | ({"deal": rnd.deal} if rnd.deal is not None else {})
               | {name: getattr(rnd, name) for name in KEPT if getattr(rnd, name) is not None}
             for rnd in match.rounds],
         })
@@ -69,6 +80,7 @@ def export_night(night: Night) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "exported_at": iso(now()),
+        "fingerprint": chain.fingerprint,
         "currency": night.currency,
         "minor_digits": money.digits,
         "night": {
@@ -96,6 +108,16 @@ def export_night(night: Night) -> dict[str, Any]:
             "void": row.void,
             "void_reason": row.void_reason,
             "created_at": iso(row.created_at),
-        } for row in payment_rows(night)],
+            "link": links[("payment", number, 0)],
+        } | _void_link(links, ("payment_void", number, 0), row.voided_at)
+            for number, row in enumerate(payment_rows(night), start=1)],
     }
+
+
+def _void_link(links: dict[tuple[str, int, int], str], ref: tuple[str, int, int],
+               voided_at: datetime | None) -> dict[str, str]:
+    """A void's time (when kept) and its link, beside the voided event; nothing for an event not void."""
+    if ref not in links:
+        return {}
+    return {"void_link": links[ref]} | ({"voided_at": iso(voided_at)} if voided_at is not None else {})
 

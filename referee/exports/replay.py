@@ -14,6 +14,7 @@ from typing import Any
 from referee import ledger
 from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.spec import spec
+from referee.exports.chain_check import check_chain
 from referee.exports.import_checks import (
     check_date,
     check_matches,
@@ -22,7 +23,7 @@ from referee.exports.import_checks import (
     check_payments,
     check_players,
 )
-from referee.exports.night_json import FORMAT, VERSION
+from referee.exports.night_json import FORMAT, READS
 from referee.ledger import MAX_TEXT, Idem, clean_currency, clean_name, night_money
 from referee.ledger.matches import EventIn as _EventIn
 from referee.ledger.ratelimit import Caller
@@ -99,18 +100,19 @@ def import_night(data: object, *, idem: Idem | None = None, caller: Caller | Non
     before anything is written: a round that breaks a rule raises its
     :class:`RuleViolation` (with the match and round in the message) and
     nothing is stored. The write is then one transaction. Snapshots come
-    from the replay, never from the file.
+    from the replay, never from the file. A file of version 2 carries the night's hash chain, which must
+    hold (:mod:`.chain_check`), checked once the logs replayed.
     """
     if not isinstance(data, Mapping):
         raise BadInput("export", "The export must be a JSON object.")
-    top = check_object(data, "", ("format", "version", "exported_at", "currency", "minor_digits", "night",
-                                         "players", "matches", "payments"), ("version", "night", "players"))
+    top = check_object(data, "", ("format", "version", "exported_at", "fingerprint", "currency", "minor_digits",
+                                  "night", "players", "matches", "payments"), ("version", "night", "players"))
     if top.get("format", FORMAT) != FORMAT:
         raise BadInput("format", "This is not a night export (format must be %(format)s).",
                        format=repr(FORMAT))
-    if isinstance(top["version"], bool) or top["version"] != VERSION:
+    if isinstance(top["version"], bool) or top["version"] not in READS:
         raise BadInput("version", "This app reads export version %(ours)s; the file has version %(theirs)s.",
-                       ours=VERSION, theirs=str(top["version"])[:10])
+                       ours=" or ".join(str(v) for v in READS), theirs=str(top["version"])[:10])
     info = check_object(top["night"], "night", ("name", "date", "place", "leader", "currency", "group",
                                                  "created_at"), ("name", "currency"))
     name = clean_name(info["name"], "night.name", MAX_TEXT)
@@ -134,4 +136,4 @@ def import_night(data: object, *, idem: Idem | None = None, caller: Caller | Non
         group_name, name, currency, players, date=check_date(info.get("date")), place=place, leader=leader,
         created_at=created, matches_in=matches_in, payments_in=payments_in,
         fold=lambda match, number: _replayed(match, number, matches_in[number - 1].events), idem=idem,
-        caller=caller)
+        caller=caller, verify=lambda: check_chain(top, matches_in, payments_in))

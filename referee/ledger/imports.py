@@ -41,18 +41,20 @@ class PaymentIn:
     void: bool
     void_reason: str
     created_at: datetime
+    voided_at: datetime | None = None
 
 
 def import_night(group_name: str, name: str, currency: str, players: Sequence[Mapping[str, str]], *,
                  date: Date | None, place: str, leader: str, created_at: datetime,
                  matches_in: Sequence[MatchIn], payments_in: Sequence[PaymentIn],
                  fold: Callable[[Match, int], Any], idem: Idem | None = None,
-                 caller: Caller | None = None) -> Night:
+                 caller: Caller | None = None, verify: Callable[[], None] | None = None) -> Night:
     """A new group and night from checked export data; ``fold(match, number)`` replays match ``number``'s log.
 
     Opening and carried-out payment rows get a *new* carry id each (their
     other half lives in another night): keeping the file's id would tie the
-    imported row to the original night's half.
+    imported row to the original night's half. ``verify()``, called once every log has replayed and
+    before anything is written, is the reader's last check (the file's hash chain).
     """
     with ratelimit.creating(caller):  # an import creates a night: counted as one (and refused first, before the replay)
         night = nights.imported_night(group_name, name, currency, players, date=date, place=place, leader=leader,
@@ -64,12 +66,15 @@ def import_night(group_name: str, name: str, currency: str, players: Sequence[Ma
             logs.append((match, [{"seq": ev.seq, "kind": ev.kind, "payload": ev.payload, "created_at": ev.created_at,
                                   "void": ev.void, "void_reason": ev.void_reason, "idempotency_key": None,
                                   "deal": ev.deal, "facts": ev.facts, "corrects": ev.corrects,
-                                  "corrected_by": ev.corrected_by} for ev in m_in.events]))
+                                  "corrected_by": ev.corrected_by, "voided_at": ev.voided_at} for ev in m_in.events]))
             matches.settle_draft(match, number, m_in, state)
+        if verify is not None:
+            verify()
         new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
         rows = [{"kind": p.kind, "payer": p.payer, "payee": p.payee, "amount": p.amount,
                  "carry_id": new_carry.get(p.carry_id) if p.carry_id else None, "void": p.void,
-                 "void_reason": p.void_reason, "created_at": p.created_at} for p in payments_in]
+                 "void_reason": p.void_reason, "created_at": p.created_at, "voided_at": p.voided_at}
+                for p in payments_in]
 
         # Everything is checked and built: the write only inserts. The few rows that need their ids
         # (group, night, players, matches, snapshots) go through the ORM, the many (events, payments) as

@@ -141,6 +141,7 @@ class EventIn:
     facts: dict[str, Any] | None = None
     corrects: int | None = None
     corrected_by: int | None = None
+    voided_at: datetime | None = None
 
 
 @dataclass

@@ -8,12 +8,12 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from referee import ledger
+from referee import ledger, night_changes
 from referee.engine import BadInput
-from referee.ledger import payments, rights
+from referee.ledger import fingerprint, payments, rights
 from referee.messages import explain
 from referee.pages import _field_error, _night, bp, phone_rights
-from referee.pages.filters import qr_svg
+from referee.pages.filters import money_filter, qr_svg
 from referee.pages.forms import NightForm, PlayerForm, RoundForm
 from referee.web.caller import caller
 
@@ -50,9 +50,31 @@ def night(night_id: int) -> Any:
     base = request.host_url.rstrip("/")
     view_url = base + url_for("pages.view_link", token=nt.view_token)
     edit_url = base + url_for("pages.edit_link", token=nt.edit_token)
+    chain = fingerprint.night_chain(nt)
     return render_template("pages/night.html", night=nt, balances=balances, pots=pots,
                            view_url=view_url, edit_url=edit_url, view_qr=qr_svg(view_url),
-                           edit_qr=qr_svg(edit_url), player_form=PlayerForm(), revoke_form=RoundForm())
+                           edit_qr=qr_svg(edit_url), player_form=PlayerForm(), revoke_form=RoundForm(),
+                           fingerprint=chain.fingerprint, events=len(chain.events))
+
+
+@bp.get("/nights/<int:night_id>/changes")
+def night_changes_since(night_id: int) -> Any:
+    """What changed since this phone last looked (issue 46.2): the night page's script asks, a fragment answers.
+
+    ``after`` and ``since`` are the number of events and the fingerprint the phone kept (``localStorage``).
+    """
+    nt = _night(night_id)
+    try:
+        after = night_changes.seen_count(request.args.get("after"))
+    except BadInput:
+        abort(400)
+    chain = fingerprint.night_chain(nt)
+    seen = fingerprint.since(chain, after, request.args.get("since") or "")
+    def amount(minor: int) -> str:
+        return money_filter(minor, nt.currency)
+
+    return render_template("pages/_night_changes.html", seen=seen,
+                           lines=[night_changes.describe(ev, chain, nt, amount) for ev in seen.events])
 
 
 @bp.post("/nights/<int:night_id>/revoke")

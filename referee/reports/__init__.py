@@ -25,7 +25,7 @@ from weasyprint import HTML
 from referee import exports, ledger
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
 from referee.engine.spec import spec
-from referee.ledger import by_version, fold, paying, payments, rights
+from referee.ledger import by_version, fingerprint, fold, paying, payments, rights
 from referee.messages import relocale
 from referee.models import Match, Night
 from referee.reports import sheet
@@ -103,6 +103,15 @@ def css_string(text: str) -> Markup:
     """
     return Markup('"' + "".join(ch if ch.isalnum() and ch.isascii() else f"\\{ord(ch):06x}"
                                 for ch in text) + '"')
+
+
+@bp.app_template_filter("short_fingerprint")
+def short_fingerprint(night: object) -> str:
+    """A night's fingerprint as every sheet prints it, its first 16 characters (issue 46.2); "" for no night.
+
+    A season's sheet stands for a group, not a night, and has none.
+    """
+    return fingerprint.fingerprint(night)[:16] if isinstance(night, Night) else ""
 
 
 def render_pdf(html: str) -> bytes:

@@ -67,6 +67,7 @@ def test_refused_before_anything_is_written(app: Any, client: Any, small_export:
 def test_balanced_carries_and_times_at_the_edges_import(app: Any, client: Any, small_export: dict[str, Any]) -> None:
     """What a real night holds still imports: a carry's rows adding up to zero (a void one too), any time zone."""
     good = copy.deepcopy(small_export)
+    good["version"] = 1  # rows added by hand: a file of before the hash chain (issue 46.2), not checked against one
     good["payments"] += [_opening("Anna", 500), _opening("Bo", -300), _opening("Cia", -200),
                          _opening("Anna", 100, "c2", void=True), _opening("Cia", -100, "c2", void=True)]
     good["night"]["created_at"] = "1900-01-01T00:30:00+01:00"  # 1899 in UTC: refused
