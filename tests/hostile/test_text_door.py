@@ -107,6 +107,9 @@ BASES: dict[str, Callable[[DoorWorld], list[Base]]] = {
         f"/api/matches/{w.open['knaker']}/dots", {"player": "Anna", "offence": "ordinary"}, w.night_id),
     "POST /api/matches/{match_id}/rounds/{seq}/void": lambda w: _one(
         f"/api/matches/{w.voidable}/rounds/1/void", {"reason": "typo"}, w.night_id),
+    "POST /api/matches/{match_id}/rounds/{seq}/correct": lambda w: _one(
+        f"/api/matches/{w.voidable}/rounds/1/correct", {"round": {"last_trick": "Bo"}, "reason": "typo"},
+        w.night_id),
     "POST /api/matches/{match_id}/close": lambda w: _one(
         f"/api/matches/{w.voidable}/close", {"pot": "split"}, w.night_id),
     "POST /api/nights/{night_id}/payments": lambda w: _one(
