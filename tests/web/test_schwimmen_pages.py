@@ -310,7 +310,7 @@ def test_hand_value_page(client: Any, query: str, value: str, why: str, rule: st
     html = client.get(f"/referee/schwimmen/value?{query}").get_data(as_text=True)
     no_inline_code(html)
     assert f'<div class="sw-big" id="sw-value">{value}</div>' in html
-    assert f'<div class="sw-why" id="sw-explain">{why}</div>' in html
+    assert f'<div class="sw-why"><span id="sw-explain" aria-hidden="true">{why}</span>' in html
     assert rule in html
     fragment = client.get(f"/referee/schwimmen/value?{query}&fragment=1").get_data(as_text=True)
     assert "<html" not in fragment and f'id="sw-value">{value}<' in fragment
