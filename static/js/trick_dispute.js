@@ -45,6 +45,7 @@
       var who = seats[i] || "";
       if (i < cards.length) {
         var lab = node("label", "pick td-slot"), input = document.createElement("input"), span = node("span");
+        span.setAttribute("aria-hidden", "true");  // the input's name says it in words
         input.type = "radio"; input.name = "card"; input.value = cards[i]; input.checked = cards[i] === question;
         // Said in words ("Anna: spader tio"): a screen reader reads "10♠" as a number and a symbol.
         input.setAttribute("aria-label", (who ? who + ": " : "") + (names[cards[i]] || cards[i]));
