@@ -43,10 +43,10 @@ CASES = [
         "de": "Die 7 ist durchsichtig, also zählt Pik König darunter, und eine 5 ist niedriger (KN-13)."},
         id="KN-13 beneath a 7"),
     pytest.param({"pile": ["KS"], "lays": [{"source": "chance", "cards": ["5H"]}]}, "KN-3", {
-        "en": "A 5 may not go on the king of spades: a card must be equal or higher, so the chance failed: pick up the pile "
-              "with that card (KN-3).",
-        "sv": "En 5:a får inte läggas på spader kung: ett kort måste vara lika eller högre, så chansen misslyckades: ta upp "
-              "högen med det kortet (KN-3).",
+        "en": "A 5 may not go on the king of spades: a card must be equal or higher, so the chance failed: pick up "
+              "the pile with that card (KN-3).",
+        "sv": "En 5:a får inte läggas på spader kung: ett kort måste vara lika eller högre, så chansen misslyckades: "
+              "ta upp högen med det kortet (KN-3).",
         "de": "Eine 5 darf nicht auf Pik König: eine Karte muss gleich oder höher sein, also ist die Chans misslungen: "
               "nimm den Stapel mit dieser Karte auf (KN-3)."}, id="KN-3.3 failed chance"),
     pytest.param({"pile": ["3S", "3H", "3C"], "lays": [["3D"]], "instick": True}, "KN-11.2", {
