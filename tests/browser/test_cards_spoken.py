@@ -6,7 +6,8 @@ reads Chromium's own accessibility tree (CDP ``Accessibility.getFullAXTree``): n
 card code ("10S", "KC") or an English rank letter standing alone ("J", "K♠"), the rank buttons are named in the
 language, and the verdicts name the cards in words ("spader kung", "Pik König"). What a user types into a text
 field is not a name and is left out, as is the text inside a control that is read by its own name. The Knaker
-verdict must land in the live region node that was on the page before the answer (a replaced region is not read). Screenshots in ``test-artifacts/browser/cards-spoken-*``.
+verdict must land in the live region node that was on the page before the answer (a replaced region is not read).
+Screenshots in ``test-artifacts/browser/cards-spoken-*``.
 """
 
 from __future__ import annotations
