@@ -27,11 +27,12 @@ pytestmark = pytest.mark.browser
 #: A card code of the contract ("10S", "KC"), and a rank letter standing alone ("J", "K♠", "A").
 CODE = re.compile(r"\b(10|[2-9JQKA])[SHDC]\b")
 BARE_RANK = re.compile(r"(?<![\w-])[JQKA](?![\w-])")
-#: The rank buttons' names and the words a verdict must use, per language (the app's catalogs).
+#: The letter rank buttons' names (a number keeps its digit: its visible label is its name, WCAG 2.5.3) and the
+#: words a verdict must use, per language (the app's catalogs).
 WORDS = {
-    "sv": {"ranks": {"J": "knekt", "Q": "dam", "K": "kung", "A": "ess", "10": "tio"},
+    "sv": {"ranks": {"J": "knekt", "Q": "dam", "K": "kung", "A": "ess"},
            "tricks": ("spader nio", "spader kung"), "knaker": "spader kung", "schwimmen": "klöver ess"},
-    "de": {"ranks": {"J": "Bube", "Q": "Dame", "K": "König", "A": "Ass", "10": "Zehn"},
+    "de": {"ranks": {"J": "Bube", "Q": "Dame", "K": "König", "A": "Ass"},
            "tricks": ("Pik Neun", "Pik König"), "knaker": "Pik König", "schwimmen": "Kreuz Ass"},
 }
 
