@@ -19,11 +19,25 @@ from flask import Flask, g, has_request_context
 from flask_babel import get_translations, gettext, refresh
 
 from referee import engine
+from referee.engine import cards
 
 
 def explain(exc: BaseException) -> str:
     """The message of an engine exception in the user's language (English outside a request)."""
     return engine.explain(exc, gettext if has_request_context() else str)
+
+
+def card_name(code: object) -> str:
+    """A card's code said in words in the request's language ("spader tio"); text that is no card as it is."""
+    try:
+        return cards.card_name(str(code), _catalog().ugettext)
+    except engine.BadInput:
+        return str(code)
+
+
+def card_names() -> dict[str, str]:
+    """Every card's code → its name in the request's language, for a page's script to name the cards it draws."""
+    return {card.code: cards.card_name(card, _catalog().ugettext) for card in cards.full_deck(jokers=2)}
 
 
 def _catalog() -> NullTranslations:
@@ -51,8 +65,12 @@ def relocale() -> None:
 
 
 def register(app: Flask) -> None:
-    """``{{ error|explain }}`` in templates, and the templates' ``_()`` on the request's kept catalog."""
+    """``{{ error|explain }}``, ``{{ code|card_name }}`` and ``{{ rank|rank_name }}`` in templates (a card said in
+    words, for accessible names), and the templates' ``_()`` on the request's kept catalog."""
     app.add_template_filter(explain, "explain")
+    app.add_template_filter(card_name, "card_name")
+    app.add_template_global(card_names, "card_names")
+    app.add_template_filter(lambda rank: cards.rank_name(rank, _catalog().ugettext), "rank_name")
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
         gettext=lambda s: _catalog().ugettext(s),
         ngettext=lambda s, p, n: _catalog().ungettext(s, p, n),

@@ -68,6 +68,7 @@ REFEREE: dict[str, dict[str, Any]] = {
     "TricksAnswer": obj({
         "legal": {"type": "boolean"}, "trick": {"type": "integer"}, "position": {"type": "integer"},
         "player": {"type": "string"}, "card": {"type": "string"}, "rule": {"type": "string"},
+        "card_name": {"type": "string", "description": "The card said in words in the asker's language."},
         "reason": {"type": "string"}, "winners": NAMES, "tricks_won": PER_PLAYER_INT, "eyes": PER_PLAYER_INT,
         "round": {"type": ["object", "null"], "description": "The round payload for POST "
                                                              "/api/matches/{match_id}/rounds once complete."},
@@ -83,6 +84,7 @@ REFEREE: dict[str, dict[str, Any]] = {
     "TricksDisputeAnswer": obj({
         "legal": {"type": "boolean"}, "rule": {"type": "string"}, "reason": {"type": "string"},
         "player": {"type": "string"}, "card": {"type": "string"}, "position": {"type": "integer"},
+        "card_name": {"type": "string", "description": "The card said in words in the asker's language."},
         "order": NAMES, "known": {"type": "array", "items": {"type": "string"}},
         "facts": {"type": "array", "items": obj({"id": {"type": "string"}, "label": {"type": "string"}},
                                                  ("id", "label"))},

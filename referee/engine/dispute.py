@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.engine import N_, BadInput, Msg, RuleViolation, msg, show
-from referee.engine.cards import SUIT_SYMBOLS, Card, parse_card
+from referee.engine.cards import SUIT_SYMBOLS, Card, card_msg, card_name, parse_card
 from referee.engine.trick_rules import beats, sk15, sl14, strength, top_of, winner_index
 from referee.engine.tricks import DECKS, parse_deal
 
@@ -95,7 +95,7 @@ def parse_dispute(data: Mapping[str, Any]) -> Dispute:
     trick = deal.tricks[0]
     card = parse_card(data["card"], "card") if data.get("card") is not None else trick[-1]
     if card not in trick:
-        raise BadInput("card", "The card in question (%(card)s) is not in the trick.", card=card.label)
+        raise BadInput("card", "The card in question (%(card)s) is not in the trick.", card=card_msg(card))
     known = data.get("known", [])
     if not isinstance(known, list) or not all(isinstance(k, str) and k in FACTS for k in known):
         raise BadInput("known", "known must list facts among: %(facts)s.", facts=", ".join(FACTS))
@@ -156,7 +156,7 @@ def _follow_facts(offers: _Offers, card: Card, led: str, top: Card, free: list[C
         offers.offer("suit", msg(N_("had %(suit)s"), suit=led_sym), msg(N_("a %(suit)s"), suit=led_sym),
                      [c for c in free if c.suit == led and c not in higher] or [c for c in free if c.suit == led])
     if not beats(game, card, top, trump):
-        offers.offer("higher", msg(N_("had a %(suit)s higher than %(top)s"), suit=led_sym, top=top.label),
+        offers.offer("higher", msg(N_("had a %(suit)s higher than %(top)s"), suit=led_sym, top=card_msg(top)),
                      msg(N_("a higher %(suit)s"), suit=led_sym), higher)
 
 
@@ -171,7 +171,7 @@ def _trump_facts(offers: _Offers, card: Card, before: tuple[Card, ...], led: str
                      [c for c in free if c.suit == trump])
     top_trump = top_of(game, before, trump, trump)
     if top_trump is not None and card.suit != led and not beats(game, card, top_trump, trump):
-        offers.offer("higher_trump", msg(N_("had a trump higher than %(top)s"), top=top_trump.label),
+        offers.offer("higher_trump", msg(N_("had a trump higher than %(top)s"), top=card_msg(top_trump)),
                      msg(N_("a higher %(suit)s"), suit=SUIT_SYMBOLS[top_trump.suit]),
                      [c for c in free if beats(game, c, top_trump, trump)])
 
@@ -197,16 +197,11 @@ def _schloapfer_facts(offers: _Offers, card: Card, before: tuple[Card, ...], fre
                      [c for c in free if c.suit not in (led, trump)] or [c for c in free if c.suit != trump])
 
 
-def _named(violation: RuleViolation, phrases: Mapping[str, Msg]) -> RuleViolation:
-    """The engine's sentence with the witness named by its fact ("a higher ♦") and cards as people write them."""
+def _named(violation: RuleViolation, phrases: Mapping[Msg, Msg]) -> RuleViolation:
+    """The engine's sentence with the witness (its name, :func:`card_msg`) named by its fact ("a higher ♦")."""
     params: dict[str, object] = {}
     for key, value in violation.params.items():
-        if isinstance(value, str) and value in phrases:
-            params[key] = phrases[value]
-        elif isinstance(value, str) and key in ("top", "card", "better"):
-            params[key] = parse_card(value).label
-        else:
-            params[key] = value
+        params[key] = phrases.get(value, value) if isinstance(value, Msg) else value
     return RuleViolation(violation.rule, violation.template, **params)
 
 
@@ -226,17 +221,18 @@ def judge_dispute(d: Dispute, translate: Callable[[str], str] = str) -> dict[str
         bad = sk15(player, d.card, before, hand, d.trump, any(f.id == "second" for f in used))
     rule = _RULES[d.game]
     if bad is not None:
-        reason = show(_named(bad, {f.witness.code: f.phrase for f in used}), translate)
+        reason = show(_named(bad, {card_msg(f.witness): f.phrase for f in used}), translate)
         rule = bad.rule
     elif pos == 0 and not used:
         reason = show(msg(N_("%(player)s leads %(card)s: any card may lead a trick."),
-                          player=player, card=d.card.label, rule=rule), translate)
+                          player=player, card=card_msg(d.card), rule=rule), translate)
     else:
         reason = show(msg(N_("%(player)s may play %(card)s: nothing known of the hand demands "
-                             "another card."), player=player, card=d.card.label, rule=rule), translate)
+                             "another card."), player=player, card=card_msg(d.card), rule=rule), translate)
     complete = len(d.trick) == len(d.players)
     return {
         "legal": bad is None, "rule": rule, "reason": reason, "player": player, "card": d.card.code,
+        "card_name": card_name(d.card, translate),
         "position": pos + 1, "order": order, "known": [f.id for f in used],
         "facts": [{"id": f.id, "label": show(f.label, translate)} for f in offered],
         "winner": order[winner_index(d.game, d.trick, d.trump)] if complete else None,

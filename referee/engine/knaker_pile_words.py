@@ -13,7 +13,7 @@ Only texts live here; the rules that use them are in
 from __future__ import annotations
 
 from referee.engine import N_, Msg, msg
-from referee.engine.cards import Card
+from referee.engine.cards import Card, card_msg
 
 #: Every rule ID :func:`~referee.engine.knaker_pile.judge` can return (in ``rule`` or ``outcome_rule``).
 RULE_TEXT: dict[str, str] = {
@@ -110,11 +110,9 @@ def level_word(level: int, double_deck: bool) -> Msg:
     return msg(LEVEL_WORDS[name])
 
 
-def card_word(card: Card) -> Msg | str:
-    """A card for people: "K♠", or a joker in words."""
-    if card.is_joker:
-        return msg(N_("joker (red)") if card.suit == "R" else N_("joker (black)"))
-    return card.label
+def card_word(card: Card) -> Msg:
+    """A card for people, in words ("king of spades", a joker): said aloud as well as read."""
+    return card_msg(card)
 
 
 __all__ = [

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.engine import BadInput, dispute, explain, knaker_pile, schloapfer, schwimmen, svangknack, tricks
+from referee.engine.cards import card_name
 
 #: A question: the request body and the asker's ``translate`` (gettext) → the answer.
 Question = Callable[[Mapping[str, Any], Callable[[str], str]], dict[str, Any]]
@@ -43,12 +44,13 @@ def schloapfer_eyes(data: Mapping[str, Any], translate: Callable[[str], str]) ->
 def trick_play(data: Mapping[str, Any], translate: Callable[[str], str]) -> dict[str, Any]:
     """SK-15, KU-3, SL-14: is this deal (or this next card) legal, and who won each trick?
 
-    A broken rule is an answer too (``legal: false``), its reason in the asker's language.
+    A broken rule is an answer too (``legal: false``), its reason and the card's name in the asker's language.
     """
     verdict = tricks.judge(tricks.parse_deal(data))
     out = tricks.verdict_json(verdict)
     if verdict.broken is not None:
         out["reason"] = explain(verdict.broken.violation, translate)
+        out["card_name"] = card_name(verdict.broken.card, translate)  # what a screen reader says for ``card``
     return out
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from referee.engine import N_, BadInput, RuleViolation, seat_of
-from referee.engine.cards import Card, parse_card
+from referee.engine.cards import Card, card_msg, parse_card
 from referee.engine.schwimmen_hands import (
     FEUER,
     THIRTY_ONE,
@@ -171,7 +171,7 @@ def _by_hands(state: State, rnd: Round, by: int, others: set[int]) -> Outcome:
         twice = seen & set(hands[s])
         if twice:
             card = min(twice)
-            raise RuleViolation("SW-10", "%(card)s appears in more than one hand.", card=card.label)
+            raise RuleViolation("SW-10", "%(card)s appears in more than one hand.", card=card_msg(card))
         seen |= set(hands[s])
     rated = {s: rate(h, opts.feuer) for s, h in hands.items()}
     _claims(state, rnd, by, rated)

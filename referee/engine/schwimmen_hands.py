@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from referee.engine import BadInput, RuleViolation
-from referee.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_cards
+from referee.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_msg, parse_cards
 from referee.engine.records import expect_bool, expect_object
 
 DECKS: tuple[int, ...] = (32, 36, 52)
@@ -112,7 +112,8 @@ def check_hand(cards: Sequence[Card], deck: int, player: str | None) -> None:
     allowed = deck_cards(deck)
     for c in cards:
         if c not in allowed:
-            raise RuleViolation("SW-10", "%(card)s is not a card of the %(deck)s-card deck.", card=c.label, deck=deck)
+            raise RuleViolation("SW-10", "%(card)s is not a card of the %(deck)s-card deck.", card=card_msg(c),
+                                deck=deck)
     if len(set(cards)) != 3:
         if player is None:
             raise RuleViolation("SW-10", "This hand holds the same card twice.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.engine import BadInput, RuleViolation
-from referee.engine.cards import RANKS, Card, parse_card
+from referee.engine.cards import RANKS, Card, card_msg, parse_card
 from referee.engine.records import expect_object
 
 #: Suit order for the SK-3 draw, highest first (bridge order).
@@ -47,7 +47,7 @@ def first_dealer(draws: Mapping[str, Card]) -> str:
                                   name=name)
         if card in seen:
             raise RuleViolation("SK-3", "%(first)s and %(name)s cannot both have drawn %(card)s "
-                                        "from one deck (SK-3).", first=seen[card], name=name, card=card.label)
+                                        "from one deck (SK-3).", first=seen[card], name=name, card=card_msg(card))
         seen[card] = name
     return max(draws, key=lambda name: card_strength(draws[name]))
 

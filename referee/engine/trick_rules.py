@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from referee.engine import RuleViolation
-from referee.engine.cards import RANKS, SUIT_SYMBOLS, Card
+from referee.engine import Msg, RuleViolation, msg
+from referee.engine.cards import RANKS, SUIT_WORDS, Card, card_msg
 
 # SL-2: trick strength, lowest first.
 SL_SIDE: tuple[str, ...] = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -72,8 +72,9 @@ def winner_index(game: str, cards: Sequence[Card], trump: str | None) -> int:
     return list(cards).index(best)
 
 
-def _lowest(game: str, cards: Collection[Card], trump: str | None) -> str:
-    return min(cards, key=lambda c: strength(game, c, trump)).code
+def _lowest(game: str, cards: Collection[Card], trump: str | None) -> Msg:
+    """The weakest of ``cards``, named in words for the verdict (a screen reader cannot say "10S")."""
+    return card_msg(min(cards, key=lambda c: strength(game, c, trump)))
 
 
 def sk15(player: str, card: Card, before: Sequence[Card], hand: Collection[Card],
@@ -97,7 +98,7 @@ def sk15(player: str, card: Card, before: Sequence[Card], hand: Collection[Card]
         if card in higher:
             return None
         return RuleViolation(rule, "%(player)s had to beat %(top)s with %(better)s (forced overtaking, %(rule)s).",
-                             player=player, top=top.code, better=_lowest(game, higher, trump), rule=rule)
+                             player=player, top=card_msg(top), better=_lowest(game, higher, trump), rule=rule)
     if same:
         if card.suit == led:
             return None
@@ -115,14 +116,14 @@ def sk15(player: str, card: Card, before: Sequence[Card], hand: Collection[Card]
             return None
         if top_trump is None:
             return RuleViolation(rule, "%(player)s had no %(suit)s and had to trump with %(better)s (SK-15).",
-                                 player=player, suit=SUIT_SYMBOLS[led], better=_lowest(game, over, trump))
+                                 player=player, suit=msg(SUIT_WORDS[led]), better=_lowest(game, over, trump))
         return RuleViolation(rule, "%(player)s had no %(suit)s and had to overtake the trump %(top)s with "
-                             "%(better)s (SK-15).", player=player, suit=SUIT_SYMBOLS[led],
-                             top=top_trump.code, better=_lowest(game, over, trump))
+                             "%(better)s (SK-15).", player=player, suit=msg(SUIT_WORDS[led]),
+                             top=card_msg(top_trump), better=_lowest(game, over, trump))
     if card.suit == trump:
         return None
     return RuleViolation(rule, "%(player)s had no %(suit)s and had to trump with %(better)s (SK-15).",
-                         player=player, suit=SUIT_SYMBOLS[led], better=_lowest(game, trumps, trump))
+                         player=player, suit=msg(SUIT_WORDS[led]), better=_lowest(game, trumps, trump))
 
 
 def sl14(player: str, card: Card, before: Sequence[Card], hand: Collection[Card],
@@ -142,7 +143,7 @@ def sl14(player: str, card: Card, before: Sequence[Card], hand: Collection[Card]
         top_trump = top_of(game, before, trump, trump)
         if top_trump is not None and not beats(game, card, top_trump, trump):
             return RuleViolation("SL-14", "%(player)s may not undertrump %(top)s with %(card)s (SL-14).",
-                                 player=player, top=top_trump.code, card=card.code)
+                                 player=player, top=card_msg(top_trump), card=card_msg(card))
         return None
     if card.suit == led:
         return None

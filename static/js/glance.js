@@ -19,13 +19,16 @@
     } catch (err) { return null; }
   }
 
-  function put(el, text, mark) {
+  // A marked number says so in words too ("(expected)", shown and read by CSS's ::after, static/css/offline.css):
+  // colour and italics alone say nothing to a screen reader or to a colour-blind eye (issue 50.6).
+  function put(el, text, mark, note) {
     if (!el || text === null || text === undefined) return;
     el.textContent = String(text);
     if (mark) el.classList.add(mark);
+    if (mark && note) el.dataset.note = note;
   }
 
-  // view: the state; how: {currency, digits, mark (a class for what was set, or none)}.
+  // view: the state; how: {currency, digits, mark (a class for what was set, or none), note (its words)}.
   function show(view, how) {
     if (!view) return;
     document.querySelectorAll("main .glance [data-expect]").forEach(function (el) {
@@ -33,14 +36,14 @@
       if (as === "money") value = money(value, how.currency, how.digits);
       else if (as === "count") value = Array.isArray(value) ? value.length : null;
       else if (el.dataset.expectAdd && typeof value === "number") value += parseInt(el.dataset.expectAdd, 10);
-      if (typeof value === "string" || typeof value === "number") put(el, value, how.mark);
+      if (typeof value === "string" || typeof value === "number") put(el, value, how.mark, how.note);
     });
     var balances = view.balances || {};
     document.querySelectorAll("main table.balances[data-money] tr").forEach(function (row) {
       var th = row.querySelector("th"), td = row.querySelector("td"), text = th && balances[th.textContent.trim()];
       var shown = td && money(text, how.currency, how.digits);
       if (!shown) return;
-      put(td, shown, how.mark);
+      put(td, shown, how.mark, how.note);
       td.classList.toggle("neg", text.trim().charAt(0) === "-");
       td.classList.toggle("pos", text.trim().charAt(0) !== "-" && /[1-9]/.test(text));
     });

@@ -8,6 +8,7 @@
 
   var pileField = form.elements.pile, laysField = form.elements.lays, historyField = form.elements.history;
   var SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  var NAMES = JSON.parse(form.dataset.names || "{}");
   var MAX_HISTORY = 40;
   var asked = 0;  // the number of the latest question: older answers are dropped
 
@@ -42,6 +43,8 @@
     span.className = "kr-card" + ("HDR".indexOf(suit) >= 0 ? " red" : "") + (mine ? " mine" : "");
     span.dataset.code = code;
     span.textContent = joker ? "\u2605" : rank + SYMBOL[suit];
+    span.setAttribute("role", "img");  // said as its name ("spader fem"), as the server draws it
+    span.setAttribute("aria-label", NAMES[code] || code);
     return span;
   }
   function sourceLabel(src) {
@@ -71,6 +74,16 @@
     if (hint) hint.hidden = laysBox.children.length > 0;
   }
 
+  // The verdict's live region stays the same node: a screen reader reads a live region's changes, not a
+  // region put in its place, so the server's fresh box lends its classes and contents to the old one.
+  function setVerdict(html) {
+    var box = document.getElementById("kr-verdict"), tmp = document.createElement("div");
+    tmp.innerHTML = html;
+    var fresh = tmp.querySelector("#kr-verdict") || tmp;
+    box.className = fresh.className || "kr-verdict";
+    box.replaceChildren.apply(box, Array.prototype.slice.call(fresh.childNodes));
+  }
+
   // --- asking the referee ---
   function ask(undoTap) {
     var n = ++asked;
@@ -86,7 +99,7 @@
         } else {
           document.getElementById("kr-board").outerHTML = answer.board;
         }
-        document.getElementById("kr-verdict").outerHTML = answer.verdict;
+        setVerdict(answer.verdict);
       })
       .catch(function () {
         if (n !== asked) return;

@@ -178,7 +178,8 @@
   // balances), marked, so they are not taken for the server's word; then the round form's names.
   function show(view) {
     if (!view || !window.RefereeGlance) return;
-    window.RefereeGlance.show(view, { currency: match.currency, digits: match.digits, mark: "offline-expected" });
+    window.RefereeGlance.show(view, { currency: match.currency, digits: match.digits, mark: "offline-expected",
+                                    note: box.getAttribute("data-t-expected") });
     var form = document.querySelector("main #round-form[data-svangare]");
     if (!form || typeof view.svangare !== "string") return;
     // The texts naming the svängare or the one the sväng passes to, from their templates ("{name}").

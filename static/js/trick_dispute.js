@@ -11,7 +11,7 @@
   var el = function (id) { return document.getElementById(id); };
   var box = el("td-verdict"), slots = el("td-slots"), trickField = el("td-trick"), known = el("td-known");
   var facts = el("td-facts"), legend = el("td-known-legend"), ranks = el("td-ranks");
-  var asked = 0, question = null;
+  var asked = 0, question = null, names = JSON.parse(form.dataset.names || "{}");
   document.documentElement.classList.add("td-on");
   form.querySelectorAll(".td-js").forEach(function (e) { e.hidden = false; });
 
@@ -45,7 +45,10 @@
       var who = seats[i] || "";
       if (i < cards.length) {
         var lab = node("label", "pick td-slot"), input = document.createElement("input"), span = node("span");
+        span.setAttribute("aria-hidden", "true");  // the input's name says it in words
         input.type = "radio"; input.name = "card"; input.value = cards[i]; input.checked = cards[i] === question;
+        // Said in words ("Anna: spader tio"): a screen reader reads "10♠" as a number and a symbol.
+        input.setAttribute("aria-label", (who ? who + ": " : "") + (names[cards[i]] || cards[i]));
         span.appendChild(node("small", "", who));
         span.appendChild(node("b", /[HD]$/.test(cards[i]) ? "red" : "", label(cards[i])));
         lab.appendChild(input); lab.appendChild(span); slots.appendChild(lab);

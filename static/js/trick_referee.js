@@ -35,7 +35,7 @@
     } else {
       var div = line("div", "tr-answer illegal", "", "tr-answer");
       div.appendChild(line("p", "tr-yes", "\u2717 " + form.dataset.no, "tr-yes"));
-      var rule = line("p", "tr-rule", " " + form.dataset.trick + " " + v.trick + ", " + v.player + ": " + v.card);
+      var rule = line("p", "tr-rule", " " + form.dataset.trick + " " + v.trick + ", " + v.player + ": " + (v.card_name || v.card));
       rule.insertBefore(line("strong", "", v.rule, "tr-rule"), rule.firstChild);
       div.appendChild(rule);
       div.appendChild(line("p", "tr-reason", v.reason, "tr-reason"));

@@ -106,6 +106,9 @@ def test_a_round_that_breaks_a_rule_is_refused_offline_at_the_tap(live_server: L
     expect(page.locator("#dealer")).to_have_text("Bo")        # the match as the leader expects it
     expect(page.locator("#svangare")).to_have_text("Cia")
     expect(page.locator("#svangare")).to_have_class(re.compile("offline-expected"))
+    # Said in words, not by amber italics alone (issue 50.6): "(väntat)" shown after it, and read with it.
+    expect(page.locator("#svangare")).to_have_attribute("data-note", "väntat")
+    assert "väntat" in page.locator("#svangare").evaluate("e => getComputedStyle(e, '::after').content")
     expect(page.locator('#round-form tr[data-name="Cia"]')).to_have_class(re.compile("svangare"))
 
     save_round(page, [("Anna", 3)])  # round 2, against round 1's result (Cia svängar): Anna 3, Cia 0, legal

@@ -106,8 +106,8 @@ def test_an_overtaking_violation_with_no_network(live_server: LiveServer, phone:
     for card in ("9S", "5S", "2S", "AD", "KS"):
         _tap(page, card)
     expect(page.locator("#tr-rule")).to_have_text("SK-15")
-    expect(page.locator("#tr-answer")).to_contain_text("Trick 1, Bo: 5S")
-    expect(page.locator("#tr-reason")).to_contain_text("KS")
+    expect(page.locator("#tr-answer")).to_contain_text("Trick 1, Bo: five of spades")
+    expect(page.locator("#tr-reason")).to_contain_text("king of spades")
     expect(page.locator("#tr-local")).to_be_visible()
     watched.shot("offline-sk15")
     assert not _offline_noise(watched.problems)

@@ -53,21 +53,21 @@ def test_void_with_a_trump_must_trump() -> None:
     # SK-15: "if void in the suit, must trump".
     out = ask("KD 5D 3C AD", "3C", ("trump",))
     assert out["legal"] is False
-    assert out["reason"] == "Dan had no ♦ and had to trump with a ♥ (SK-15)."
+    assert out["reason"] == "Dan had no diamonds and had to trump with a ♥ (SK-15)."
 
 
 def test_forced_overtaking_with_a_higher_card() -> None:
     # Cia played 5♦ under 10♦ but had a higher ♦: forced overtaking (SK-15).
     out = ask("10D 5D", known=("higher",))
     assert out["legal"] is False
-    assert out["reason"] == "Cia had to beat 10♦ with a higher ♦ (forced overtaking, SK-15)."
+    assert out["reason"] == "Cia had to beat ten of diamonds with a higher ♦ (forced overtaking, SK-15)."
     assert out["winner"] is None  # the trick is not complete
 
 
 def test_overtaking_a_trump_already_played() -> None:
     # Cia trumped with 9♥; Dan, void in ♦, trumped lower with 2♥ but had a higher trump.
     out = ask("KD 9H 2H", known=("higher_trump",))
-    assert out["legal"] is False and "overtake the trump 9♥ with a higher ♥" in out["reason"]
+    assert out["legal"] is False and "overtake the trump nine of hearts with a higher ♥" in out["reason"]
     assert ask("KD 9H 2H")["legal"] is True
 
 
@@ -92,7 +92,8 @@ def test_schloapfer_undertrumping_and_trumps_only() -> None:
     base = {"game": "schloapfer", "trump": "H", "players": ["A", "B", "C"], "leader": "A", "trick": ["KD", "9H", "7H"]}
     assert questions.answer("tricks/dispute", base)["legal"] is True
     out = questions.answer("tricks/dispute", base | {"known": ["side"]})
-    assert out["legal"] is False and out["reason"] == "C may not undertrump 9♥ with 7♥ (SL-14)."
+    assert out["legal"] is False
+    assert out["reason"] == "C may not undertrump nine of hearts with seven of hearts (SL-14)."
     # Trumps led: following with any trump but the jack (the jack is never forced).
     led = questions.answer("tricks/dispute", base | {"trick": ["KH", "7D"], "known": ["trump"]})
     assert led["legal"] is False and "other than the jack" in led["reason"]

@@ -19,18 +19,18 @@ from tests.web.test_knaker_referee_page import URL, by_id
 
 CASES = [
     pytest.param({"pile": ["KS"], "lays": [["5H"]]}, "KN-3", {
-        "en": "A 5 may not go on the K♠: a card must be equal or higher (KN-3).",
-        "sv": "En 5:a får inte läggas på K♠: ett kort måste vara lika eller högre (KN-3).",
-        "de": "Eine 5 darf nicht auf K♠: eine Karte muss gleich oder höher sein (KN-3)."}, id="KN-3 too low"),
+        "en": "A 5 may not go on the king of spades: a card must be equal or higher (KN-3).",
+        "sv": "En 5:a får inte läggas på spader kung: ett kort måste vara lika eller högre (KN-3).",
+        "de": "Eine 5 darf nicht auf Pik König: eine Karte muss gleich oder höher sein (KN-3)."}, id="KN-3 too low"),
     pytest.param({"pile": ["5H", "5S", "5C"], "lays": [["5D"]]}, "KN-4.2", {
         "en": "That makes four 5s in a row, so the pile flips: lay again (KN-4.2).",
         "sv": "Det blir fyra 5:or i rad, så högen vänds: lägg igen (KN-4.2).",
         "de": "Das ergibt vier 5en in Folge, also wird der Stapel gewendet: leg noch einmal (KN-4.2)."},
         id="KN-4.2 four in a row"),
     pytest.param({"pile": ["XR", "XB"], "lays": [["AS"]]}, "KN-10.1", {
-        "en": "On a double knäker only a 2, 3, 10 or knäker may be laid, not the A♠ (KN-10.1).",
-        "sv": "På en dubbelknäker får bara en tvåa, trea, tia eller knäker läggas, inte A♠ (KN-10.1).",
-        "de": "Auf einen Doppel-Knäker darf nur eine 2, 3, 10 oder ein Knäker, nicht A♠ (KN-10.1)."},
+        "en": "On a double knäker only a 2, 3, 10 or knäker may be laid, not the ace of spades (KN-10.1).",
+        "sv": "På en dubbelknäker får bara en tvåa, trea, tia eller knäker läggas, inte spader ess (KN-10.1).",
+        "de": "Auf einen Doppel-Knäker darf nur eine 2, 3, 10 oder ein Knäker, nicht Pik Ass (KN-10.1)."},
         id="KN-10.1 double knäker"),
     pytest.param({"pile": [], "lays": [["KS", "KH", "KD", "5S", "5H"]]}, "KN-15", {
         "en": "In a kåk the lower group is laid first: the 5s before the kings (KN-15).",
@@ -38,16 +38,16 @@ CASES = [
         "de": "In einem Kåk wird die niedrigere Gruppe zuerst gelegt: erst die 5en, dann die Könige (KN-15)."},
         id="KN-15 kåk order"),
     pytest.param({"pile": ["KS", "7C"], "lays": [["5H"]]}, "KN-13", {
-        "en": "The 7 is transparent, so the K♠ beneath it counts and a 5 is lower (KN-13).",
-        "sv": "Sjuan är genomskinlig, så K♠ under den räknas och en 5:a är lägre (KN-13).",
-        "de": "Die 7 ist durchsichtig, also zählt K♠ darunter, und eine 5 ist niedriger (KN-13)."},
+        "en": "The 7 is transparent, so the king of spades beneath it counts and a 5 is lower (KN-13).",
+        "sv": "Sjuan är genomskinlig, så spader kung under den räknas och en 5:a är lägre (KN-13).",
+        "de": "Die 7 ist durchsichtig, also zählt Pik König darunter, und eine 5 ist niedriger (KN-13)."},
         id="KN-13 beneath a 7"),
     pytest.param({"pile": ["KS"], "lays": [{"source": "chance", "cards": ["5H"]}]}, "KN-3", {
-        "en": "A 5 may not go on the K♠: a card must be equal or higher, so the chance failed: pick up the pile "
-              "with that card (KN-3).",
-        "sv": "En 5:a får inte läggas på K♠: ett kort måste vara lika eller högre, så chansen misslyckades: ta upp "
-              "högen med det kortet (KN-3).",
-        "de": "Eine 5 darf nicht auf K♠: eine Karte muss gleich oder höher sein, also ist die Chans misslungen: "
+        "en": "A 5 may not go on the king of spades: a card must be equal or higher, so the chance failed: pick up "
+              "the pile with that card (KN-3).",
+        "sv": "En 5:a får inte läggas på spader kung: ett kort måste vara lika eller högre, så chansen misslyckades: "
+              "ta upp högen med det kortet (KN-3).",
+        "de": "Eine 5 darf nicht auf Pik König: eine Karte muss gleich oder höher sein, also ist die Chans misslungen: "
               "nimm den Stapel mit dieser Karte auf (KN-3)."}, id="KN-3.3 failed chance"),
     pytest.param({"pile": ["3S", "3H", "3C"], "lays": [["3D"]], "instick": True}, "KN-11.2", {
         "en": "The instick makes four 3s in a row: the pile flips and it is your turn (KN-11.2).",
@@ -98,8 +98,8 @@ def test_the_page_shows_the_reason_in_swedish_and_german(client: Any) -> None:
         return str(resp.get_data(as_text=True))
 
     assert by_id(page("sv", "KS", "hand:5H"), "kr-reason") == (
-        "En 5:a får inte läggas på K♠: ett kort måste vara lika eller högre (KN-3).")
+        "En 5:a får inte läggas på spader kung: ett kort måste vara lika eller högre (KN-3).")
     german = page("de", "XR XB", "hand:AS")
     assert by_id(german, "kr-reason") == (
-        "Auf einen Doppel-Knäker darf nur eine 2, 3, 10 oder ein Knäker, nicht A♠ (KN-10.1).")
+        "Auf einen Doppel-Knäker darf nur eine 2, 3, 10 oder ein Knäker, nicht Pik Ass (KN-10.1).")
     assert by_id(german, "kr-rule-text") == "Auf einen Doppel-Knäker (zwei in Folge) nur eine 2, 3, 10 oder ein Knäker."

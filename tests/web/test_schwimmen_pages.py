@@ -310,7 +310,7 @@ def test_hand_value_page(client: Any, query: str, value: str, why: str, rule: st
     html = client.get(f"/referee/schwimmen/value?{query}").get_data(as_text=True)
     no_inline_code(html)
     assert f'<div class="sw-big" id="sw-value">{value}</div>' in html
-    assert f'<div class="sw-why" id="sw-explain">{why}</div>' in html
+    assert f'<div class="sw-why"><span id="sw-explain" aria-hidden="true">{why}</span>' in html
     assert rule in html
     fragment = client.get(f"/referee/schwimmen/value?{query}&fragment=1").get_data(as_text=True)
     assert "<html" not in fragment and f'id="sw-value">{value}<' in fragment
@@ -322,7 +322,7 @@ def test_hand_value_page_deck_and_errors(client: Any) -> None:
     assert len(cards) == 36 and "6C" in cards and "5C" not in cards
     assert "7–11, 13–31, 30½, 32 (SW-4)" in html  # 6+7 = 13 is the lowest two-card suit total with sixes
     html = client.get("/referee/schwimmen/value?deck=32&card=6C&card=7C&card=8C").get_data(as_text=True)
-    assert "6♣ is not a card of the 32-card deck (SW-10)." in errors(html)
+    assert "six of clubs is not a card of the 32-card deck (SW-10)." in errors(html)
     html = client.get("/referee/schwimmen/value?card=AC&card=KC").get_data(as_text=True)
     assert "2 of 3 cards chosen." in html and not errors(html)
     html = client.get("/referee/schwimmen/value?deck=32&m=7").get_data(as_text=True)

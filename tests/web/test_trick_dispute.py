@@ -36,7 +36,7 @@ def test_api_answer_in_three_languages(client: Any) -> None:
                     "player": "Dan", "card": "3C", "position": 3, "order": ["Bo", "Cia", "Dan", "Anna"],
                     "known": ["suit"], "facts": [{"id": "suit", "label": "had ♦"},
                                                  {"id": "trump", "label": "had a trump (♥)"}],
-                    "winner": "Anna"}
+                    "winner": "Anna", "card_name": "three of clubs"}
     sv = client.post(URL, json=BODY, headers={"Accept-Language": "sv"}).get_json()
     de = client.post(URL, json=BODY, headers={"Accept-Language": "de"}).get_json()
     assert len({body["reason"], sv["reason"], de["reason"]}) == 3

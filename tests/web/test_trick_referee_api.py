@@ -26,11 +26,12 @@ def test_broken_rule_in_three_languages(client: Any) -> None:
     body = {**EXAMPLE, "tricks": [["9S", "5S", "2S"], ["3S", "KS", "4S"]]}
     en = client.post(URL, json=body, headers={"Accept-Language": "en"}).get_json()
     assert en == {"legal": False, "trick": 1, "position": 2, "player": "Bo", "card": "5S", "rule": "SK-15",
-                  "reason": "Bo had to beat 9S with KS (forced overtaking, SK-15).", "winners": []}
+                  "reason": "Bo had to beat nine of spades with king of spades (forced overtaking, SK-15).",
+                  "winners": [], "card_name": "five of spades"}
     sv = client.post(URL, json=body, headers={"Accept-Language": "sv"}).get_json()["reason"]
     de = client.post(URL, json=body, headers={"Accept-Language": "de"}).get_json()["reason"]
     assert len({en["reason"], sv, de}) == 3
-    assert all("KS" in t and "9S" in t and "SK-15" in t for t in (sv, de))
+    assert "spader kung" in sv and "spader nio" in sv and "Pik König" in de and all("SK-15" in t for t in (sv, de))
 
 
 def test_schloapfer_eyes_and_ask(client: Any) -> None:

@@ -38,7 +38,7 @@ def test_posted_deal_is_judged_with_the_rule(client: Any) -> None:
     page = client.post("/referee/tricks/svangknack", data={
         "players": "Anna, Bo, Cia", "leader": "Anna", "trump": "H", "deal": "9S 5S 2S / AD KS"}).get_data(as_text=True)
     assert 'id="tr-rule">SK-15<' in page
-    assert "Bo had to beat 9S with KS" in page
+    assert "Bo had to beat nine of spades with king of spades" in page
     page = client.post("/referee/tricks/kul", data={
         "players": "Anna, Bo", "leader": "Anna", "deal": "9S 9S"}).get_data(as_text=True)
     assert 'id="tr-error"' in page and "9S" in page  # a card twice: the engine's 400 message

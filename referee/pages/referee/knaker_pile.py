@@ -48,7 +48,7 @@ from referee import json_depth
 from referee.engine import BadInput
 from referee.engine import knaker_pile as kp
 from referee.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card
-from referee.messages import explain
+from referee.messages import card_name, explain
 from referee.pages import bp
 
 #: How many earlier steps "undo" can go back.
@@ -298,7 +298,7 @@ def _chip(code: str) -> dict[str, Any]:
     card = parse_card(code.rstrip("*"))
     text = "★" if card.is_joker else f"{card.rank}{SUIT_SYMBOLS[card.suit]}"
     return {"code": card.code, "text": text, "red": card.suit in ("H", "D", "R"), "mine": mine,
-            "title": card.label}
+            "name": card_name(card.code)}
 
 
 def _verdict_view(v: kp.Verdict | None) -> dict[str, Any] | None:

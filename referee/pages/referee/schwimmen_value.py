@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from referee.engine import BadInput, RuleViolation
 from referee.engine import schwimmen as sw
 from referee.engine.cards import SUIT_SYMBOLS, parse_card
-from referee.messages import explain
+from referee.messages import card_name, explain
 from referee.pages import bp
 from referee.round_forms.schwimmen import card_codes
 
@@ -168,7 +168,9 @@ def schwimmen_value() -> Any:
         except RuleViolation as exc:
             error = explain(exc) if len(codes) >= 3 else ""
         else:
+            # ``spoken``: the cards in words for a screen reader, which reads "♣ A K 9" as symbol and letters.
             result = {"value": hv.value, "kind": hv.kind, "explain": sw.explain(hand, feuer),
+                      "spoken": ", ".join(card_name(c.code) for c in hand),
                       "rule": _rule_text(hv.kind, hand, feuer)}
     context = {
         "deck": deck, "feuer": feuer, "chosen": codes, "result": result, "error": error,
