@@ -56,7 +56,7 @@ def test_the_sheet_prints_a_players_lines_when_asked(client: Any, tmp_path: Path
     assert APPENDIX not in plain
     text, _pages = pdftotext(client.get(base + "&explain=Cia").data, tmp_path)
     appendix = text[text.index(APPENDIX):]
-    assert "Cia: -SEK 1.00" in appendix and "Bo:" not in appendix and "Svängknack 1" in appendix  # (matches numbered as the table counts them)
+    assert "Cia: -SEK 1.00" in appendix and "Bo:" not in appendix and "Svängknack 1" in appendix
     rows = [line.strip() for line in appendix.splitlines()]
     reasons = {row.split(" ", 1)[1]: row.split(" ", 1)[0] for row in rows
                if row[:1].isdigit() and (" (SK-" in row or row.endswith("paid to Bo"))}
