@@ -11,7 +11,9 @@ config = context.config
 
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# Not disable_existing_loggers: an upgrade run inside the app (the round-facts step, tests) would silence the
+# app's own loggers for the rest of the process ("referee", the driver errors the fault tests read).
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 
 
