@@ -110,6 +110,7 @@
     }).then(function () {
       if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(function () {});
       say("ready");
+      engine.warm();  // the phone holds the engine now: started in idle time (issue 49.2)
       return true;
     }, function () {
       fetching = null;
