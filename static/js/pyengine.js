@@ -70,7 +70,7 @@
       return ready;
     },
     /** Start it in idle time, so that it is ready (and its files cached) before the network goes; not on a phone
-     *  that says it saves data (issue 49.2: a start costs a second of CPU and ~60 MB while the page lives). */
+     *  that says it saves data (issue 49.2: a start costs CPU and the interpreter's memory while the page lives). */
     warm: function () {
       if (navigator.connection && navigator.connection.saveData) return;
       var go = function () { RefereeEngine.load().catch(function () {}); };
