@@ -10,6 +10,7 @@ the address logged in gunicorn's access log (``%(h)s``, the first field).
 from __future__ import annotations
 
 import re
+import time
 
 import sqlalchemy as sa
 
@@ -83,6 +84,9 @@ def test_a_forged_forwarded_for_from_outside_the_proxies_is_ignored(deployment: 
     assert phone.request("GET", path, headers={"Authorization": f"Bearer {match.view_token}"}).status == 200
 
     assert counted_addresses(deployment.url) == {"127.0.0.5"}
+    deadline = time.monotonic() + 10  # gunicorn writes its access line after the answer has gone
+    while not logged_hosts(app.log_text(), f"GET {path}", 200) and time.monotonic() < deadline:
+        time.sleep(0.1)
     log = app.log_text()
     assert logged_hosts(log, f"GET {path}", 429) == {"127.0.0.5"}
     assert logged_hosts(log, f"GET {path}", 200) == {"127.0.0.3"}
