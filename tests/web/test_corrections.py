@@ -288,3 +288,23 @@ def test_an_export_of_a_voided_and_corrected_match_imports_with_its_rotation_and
     imported = api.call("GET", f"/api/nights/{body['id']}")[1]["matches"][0]["id"]
     assert api.match(imported)["state"] == state
     later_rotation_kept(app, imported, last=10)
+
+
+@pytest.mark.parametrize("how", ["void", "correct"])
+def test_a_dry_run_then_another_write_leaves_nothing_of_the_dry_run_in_any_kept_state(
+        client: Any, app: Any, how: str) -> None:
+    """A dry run's write is rolled back: the next real write (a new round, not the previewed change) takes the
+    same version number, and no kept fold, page or state may answer with the preview's state for it."""
+    api = Api(client)
+    mid = played_match(api)
+    body: dict[str, Any] = {"reason": "x", "dry_run": True} | ({"round": CORRECTED_3} if how == "correct" else {})
+    status, _dry = api.call("POST", f"/api/matches/{mid}/rounds/3/{how}", body)
+    assert status == 200
+    status, entered = api.round(mid, {"participants": [api.match(mid)["state"]["svangare"]]})
+    assert status == 201, entered
+    with app.app_context():
+        fresh = ledger.state_json(ledger.get_match(mid), fold.replay(ledger.get_match(mid)))
+        db.session.remove()
+    assert entered["state"] == fresh
+    assert api.match(mid)["state"] == fresh
+    assert not any(r["void"] for r in api.match(mid)["rounds"])
