@@ -14,14 +14,36 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from referee.engine import N_
 from referee.engine.spec import spec
 from referee.engine.vocab import EventKind
 from referee.models import Match, Round
 from referee.web.titles import entry_number, entry_numbers
 
+#: Each sentence about an entry, in the three words a game counts its entries by (``GameSpec.round_word``): one whole
+#: msgid each (marked with ``N_`` for extraction, translated when said), so a language places word and number freely.
+_SENTENCES: dict[str, dict[str, str]] = {
+    "label": {"deal": N_("Deal %(n)s"), "game": N_("Game %(n)s"), "round": N_("Round %(n)s")},
+    "void": {"deal": N_("Void deal %(n)s"), "game": N_("Void game %(n)s"), "round": N_("Void round %(n)s")},
+    "saved": {"deal": N_("Deal %(n)s saved."), "game": N_("Game %(n)s saved."), "round": N_("Round %(n)s saved.")},
+    "saved_again": {"deal": N_("Deal %(n)s was already saved; it counts once."),
+                    "game": N_("Game %(n)s was already saved; it counts once."),
+                    "round": N_("Round %(n)s was already saved; it counts once.")},
+    "voided": {"deal": N_("Deal %(n)s is void; the match was recomputed without it."),
+               "game": N_("Game %(n)s is void; the match was recomputed without it."),
+               "round": N_("Round %(n)s is void; the match was recomputed without it.")},
+    "correct": {"deal": N_("Correct deal %(n)s"), "game": N_("Correct game %(n)s"),
+                "round": N_("Correct round %(n)s")},
+    "corrected": {"deal": N_("Deal %(n)s corrected; the match was recomputed with it."),
+                  "game": N_("Game %(n)s corrected; the match was recomputed with it."),
+                  "round": N_("Round %(n)s corrected; the match was recomputed with it.")},
+}
 
-def _word(match: Match) -> str:
-    return spec(match.game).round_word
+
+def _said(sentence: str, match: Match, n: object) -> str:
+    """``sentence`` in the match's game's word (a game with another word than deal or game says round)."""
+    words = _SENTENCES[sentence]
+    return _(words.get(spec(match.game).round_word, words["round"]), n=n)
 
 
 def _dot_player(match: Match, rnd: Round) -> str | None:
@@ -31,13 +53,7 @@ def _dot_player(match: Match, rnd: Round) -> str | None:
 
 def label(match: Match, seq: int) -> str:
     """An entry of the log (by ``seq``) as the table names it: "Deal 3", "Game 2", "Round 4"."""
-    n = entry_numbers(match).get(seq, seq)
-    word = _word(match)
-    if word == "deal":
-        return _("Deal %(n)s", n=n)
-    if word == "game":
-        return _("Game %(n)s", n=n)
-    return _("Round %(n)s", n=n)
+    return _said("label", match, entry_numbers(match).get(seq, seq))
 
 
 def void_title(rnd: Round) -> str:
@@ -48,13 +64,7 @@ def void_title(rnd: Round) -> str:
     player = _dot_player(match, rnd)
     if player is not None:
         return _("Void the dot of %(name)s", name=player)
-    n = entry_number(rnd, match)
-    word = _word(match)
-    if word == "deal":
-        return _("Void deal %(n)s", n=n)
-    if word == "game":
-        return _("Void game %(n)s", n=n)
-    return _("Void round %(n)s", n=n)
+    return _said("void", match, entry_number(rnd, match))
 
 
 def saved(match: Match, rnd: Round) -> str:
@@ -62,27 +72,13 @@ def saved(match: Match, rnd: Round) -> str:
     player = _dot_player(match, rnd)
     if player is not None:
         return _("Dot for %(name)s saved.", name=player)
-    return _saved(match, entry_number(rnd, match))
-
-
-def _saved(match: Match, n: int | None) -> str:
-    word = _word(match)
-    if word == "deal":
-        return _("Deal %(n)s saved.", n=n)
-    if word == "game":
-        return _("Game %(n)s saved.", n=n)
-    return _("Round %(n)s saved.", n=n)
+    return _said("saved", match, entry_number(rnd, match))
 
 
 def saved_again(match: Match, seq: object) -> str:
     """The note after a form sent twice: the first save named as the table counts it."""
     n = entry_numbers(match).get(seq) if isinstance(seq, int) else None
-    word = _word(match)
-    if word == "deal":
-        return _("Deal %(n)s was already saved; it counts once.", n=n or "?")
-    if word == "game":
-        return _("Game %(n)s was already saved; it counts once.", n=n or "?")
-    return _("Round %(n)s was already saved; it counts once.", n=n or "?")
+    return _said("saved_again", match, n or "?")
 
 
 def voided(match: Match, rnd: Round) -> str:
@@ -92,33 +88,14 @@ def voided(match: Match, rnd: Round) -> str:
     player = _dot_player(match, rnd)
     if player is not None:
         return _("The dot of %(name)s is void.", name=player)
-    n = entry_number(rnd, match)
-    word = _word(match)
-    if word == "deal":
-        return _("Deal %(n)s is void; the match was recomputed without it.", n=n)
-    if word == "game":
-        return _("Game %(n)s is void; the match was recomputed without it.", n=n)
-    return _("Round %(n)s is void; the match was recomputed without it.", n=n)
+    return _said("voided", match, entry_number(rnd, match))
 
 
 def correct_title(rnd: Round) -> str:
     """The correct page's title and link: "Correct deal 3", "Correct game 2", "Correct round 3"."""
-    match = rnd.match
-    n = entry_number(rnd, match)
-    word = _word(match)
-    if word == "deal":
-        return _("Correct deal %(n)s", n=n)
-    if word == "game":
-        return _("Correct game %(n)s", n=n)
-    return _("Correct round %(n)s", n=n)
+    return _said("correct", rnd.match, entry_number(rnd, rnd.match))
 
 
 def corrected(match: Match, rnd: Round) -> str:
     """The note after a correction, worked out before it (while the entry still counts): "Round 3 corrected; …"."""
-    n = entry_number(rnd, match)
-    word = _word(match)
-    if word == "deal":
-        return _("Deal %(n)s corrected; the match was recomputed with it.", n=n)
-    if word == "game":
-        return _("Game %(n)s corrected; the match was recomputed with it.", n=n)
-    return _("Round %(n)s corrected; the match was recomputed with it.", n=n)
+    return _said("corrected", match, entry_number(rnd, match))
