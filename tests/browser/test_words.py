@@ -17,7 +17,6 @@ the view link) is in the night's language. Screenshots go to ``test-artifacts/br
 from __future__ import annotations
 
 import re
-import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,8 +25,7 @@ from typing import Any
 import pytest
 
 from referee import ledger
-from tests.browser.conftest import LOCALES, PHONE, LiveServer, watch
-from tests.components import free_port
+from tests.browser.conftest import LOCALES, PHONE, LiveServer, serve, watch
 from tests.conftest import make_app
 from tests.web.test_words import PLAYERS, POINT, money_points, pdftotext, swedish_words
 
@@ -41,25 +39,8 @@ FORM = {"sv": ("Kvällens namn", "Spelare, en per rad", "Skapa kvällen"),
 @pytest.fixture
 def live(backend: str, tmp_path: Path) -> Iterator[LiveServer]:
     """The app on a live port, on each backend (as ``live_server``, whose database is SQLite only)."""
-    from werkzeug.serving import make_server
-
-    from referee.models import db
-
     # A page's live stream notices a closed phone within half a second (not after the database is gone).
-    app = make_app(backend, tmp_path, WTF_CSRF_ENABLED=True, LIVE_PING=0.5)
-    port = free_port()
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="referee-words", daemon=True)
-    thread.start()
-    try:
-        yield LiveServer(f"http://127.0.0.1:{port}", app)
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        server.server_close()
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    yield from serve(make_app(backend, tmp_path, WTF_CSRF_ENABLED=True, LIVE_PING=0.5))
 
 
 def matches_of(server: LiveServer, night_id: int) -> dict[str, int]:
