@@ -344,10 +344,39 @@ class Tournament(db.Model):  # type: ignore[name-defined,misc]
     seating: Mapped[str] = mapped_column(String(10), default="draw", server_default="draw")
     finished: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    #: A series' time limit in minutes (``None``: none); it decides nothing, the hall counts down to
+    #: ``series_started_at`` plus it and shows a table past it as late (API.md ``series_minutes``).
+    series_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: When the current series was drawn (naive UTC), for the view's ``ends_at``.
+    series_started_at: Mapped[datetime | None] = mapped_column(nullable=True)
 
     night: Mapped[Night] = relationship()
     tables: Mapped[list[TournamentTable]] = relationship(
         back_populates="tournament", order_by="(TournamentTable.series, TournamentTable.number)")
+    entries: Mapped[list[TournamentEntry]] = relationship(
+        back_populates="tournament", order_by="TournamentEntry.id")
+
+
+class TournamentEntry(db.Model):  # type: ignore[name-defined,misc]
+    """A player who came late or left early (issue 43.2); the players drawn at creation have no row.
+
+    ``joined_series``: the first series the player may be seated in (1 for
+    those there from the start); ``left_series``: the series the player
+    withdrew in (not seated after it; in a knockout out in it), ``None``
+    while still playing. Only the organiser's write adds or changes a row,
+    under the night's lock, so the next series is drawn from one list.
+    """
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "player"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    player: Mapped[str] = mapped_column(String(40))
+    joined_series: Mapped[int] = mapped_column(Integer, default=1)
+    left_series: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="entries")
 
 
 class TournamentTable(db.Model):  # type: ignore[name-defined,misc]
