@@ -9,7 +9,7 @@ from flask import jsonify, request
 from referee import exports, ledger, night_changes, payment_codes, pots
 from referee.api import _date, authorized_night, body, bp, respond
 from referee.engine import BadInput
-from referee.ledger import fingerprint, inputs, paying, payments, rights
+from referee.ledger import fingerprint, inputs, paying, payments, rights, tournament_entries
 from referee.models import Night
 from referee.web import idempotent
 from referee.web.caller import caller
@@ -104,7 +104,7 @@ def add_player(night_id: int) -> Any:
 
     idem = idempotent.from_request(render)
     data = body({"name"}, {"name"})
-    ledger.add_player(night, data["name"], idem=idem)
+    tournament_entries.join_night(night, data["name"], idem=idem)  # a tournament's night: a late player
     return respond(idem, render, ledger.get_night(night_id))
 
 

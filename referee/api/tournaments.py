@@ -14,9 +14,10 @@ from typing import Any
 from flask import Response, jsonify, request
 
 from referee.api import Denied, _date, authorize, body, bp, error, respond
-from referee.ledger import inputs, rights, tables, tournament_view, tx
+from referee.ledger import inputs, rights, tables, tournament_entries, tournament_view, tx
 from referee.ledger import tournaments as tourneys
-from referee.models import MAX_ID, Tournament
+from referee.messages import explain
+from referee.models import MAX_ID, Tournament, TournamentEntry
 from referee.web import idempotent
 from referee.web.caller import caller
 
@@ -27,6 +28,11 @@ FIELDS = {"name", "currency", "game", "players", "table_size", "series", "stake"
 @bp.errorhandler(tourneys.StillPlaying)
 def _still_playing(exc: tourneys.StillPlaying) -> tuple[Response, int]:
     return error(409, "Some tables are still playing this series.", tables=exc.tables)
+
+
+@bp.errorhandler(tournament_entries.Refused)
+def _refused(exc: tournament_entries.Refused) -> tuple[Response, int]:
+    return error(409, explain(exc))
 
 
 @bp.errorhandler(tourneys.Finished)
@@ -101,3 +107,32 @@ def revoke_table(tournament_id: int, number: int) -> Any:
         raise Denied(409, "The tournament is finished.")
     token = tables.revoke_table(tourn, table)
     return jsonify({"table": number, "match": table.match_id, "table_token": token})
+
+
+def _player(entry: TournamentEntry) -> tuple[int, dict[str, Any]]:
+    return 201, {"player": entry.player, "joined_series": entry.joined_series, "left_series": entry.left_series}
+
+
+@bp.post("/tournaments/<int:tournament_id>/players")
+def late_player(tournament_id: int) -> Any:
+    """A late player (series format: seated from the next series on); 409 in a knockout, its last series, or
+    once finished (API.md "Tournaments")."""
+    _tournament(tournament_id, write=True)
+    idem = idempotent.from_request(_player)
+    data = body({"name"}, {"name"})
+    entry = tournament_entries.register(tournament_id, data["name"], idem=idem)
+    return respond(idem, _player, entry)
+
+
+def _withdrawn(tourn: Tournament) -> tuple[int, dict[str, Any]]:
+    return 200, tournament_json(tourn, rights.Access(rights.Right.EDIT))
+
+
+@bp.post("/tournaments/<int:tournament_id>/players/<path:name>/withdraw")
+def withdraw_player(tournament_id: int, name: str) -> Any:
+    """A player leaves: not seated again, in a knockout out in the series in play (200, the organiser's view);
+    a second tap changes nothing; 404 for a name not in the tournament, 409 once it is finished."""
+    _tournament(tournament_id, write=True)
+    idem = idempotent.from_request(_withdrawn)
+    tourn = tournament_entries.withdraw(tournament_id, name, idem=idem)
+    return respond(idem, _withdrawn, tourn)

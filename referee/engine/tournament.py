@@ -13,7 +13,7 @@ each series gets a draw of its own.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -224,6 +224,13 @@ def advancing(ranking: Sequence[tuple[str, int]], advance: int, seed: str, serie
     return tuple(sure + tied[:advance - len(sure)])
 
 
+def without(ranking: Sequence[tuple[str, int]], gone: Collection[str]) -> list[tuple[str, int]]:
+    """A table's ranking without the players who left (issue 43.2), placed again as in sport: nobody who left
+    goes through from a table, and the next best takes the place."""
+    kept = [(name, place) for name, place in ranking if name not in gone]
+    return [(name, 1 + sum(1 for _other, p in kept if p < place)) for name, place in kept]
+
+
 def _count_at(ranking: Sequence[tuple[str, int]], place: int) -> int:
     return sum(1 for _name, p in ranking if p == place)
 
@@ -236,15 +243,17 @@ def series_standings(results: Mapping[str, int], matches: Mapping[str, int]) -> 
 
 def knockout_standings(players: Sequence[str], out_in: Mapping[str, int | None],
                        table_place: Mapping[str, int], results: Mapping[str, int],
-                       matches: Mapping[str, int]) -> tuple[Standing, ...]:
+                       matches: Mapping[str, int], withdrew: Collection[str] = ()) -> tuple[Standing, ...]:
     """Knockout: by the series a player went out in (later is better, still in best), then their table's place.
 
     ``table_place`` is the player's place at their table in the series they
-    went out in (or the last one they played, for the champion).
+    went out in (or the last one they played, for the champion). ``withdrew``:
+    who left in the series they went out in, ranked below everyone who went
+    out in it at a table (API.md "Tournaments"; issue 43.2).
     """
     never = 1 << 30
     ranked = places([(name, (never if out_in.get(name) is None else int(out_in[name] or 0),
-                             -table_place.get(name, 0))) for name in players])
+                             0 if name not in withdrew else -1, -table_place.get(name, 0))) for name in players])
     return tuple(Standing(name, place, results.get(name, 0), matches.get(name, 0), out_in.get(name))
                  for name, place in ranked)
 

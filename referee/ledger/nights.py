@@ -112,10 +112,13 @@ def _group_player(grp: Group, name: str) -> Player:
 
 
 def add_player(night: Night, name: object, *, idem: Idem | None = None) -> None:
-    """Another player joins the night (a group member or a new one)."""
+    """Another player joins the night (a group member or a new one); not a tournament's night, whose players
+    come late by :func:`referee.ledger.tournament_entries.register` (the routes' door: ``join_night``)."""
     pname = clean_player(name, "name")
     with writing(idem=idem):
         night = db.session.get(Night, night.id) or night
+        if db.session.scalar(select(Tournament.id).where(Tournament.night_id == night.id)) is not None:
+            raise BadInput("name", "This night is a tournament's: add a late player on the tournament's page.")
         if any(n.casefold() == pname.casefold() for n in night.player_names):
             raise BadInput("name", "%(name)s is already at this night.", name=repr(pname))
         if len(night.seats) >= MAX_PLAYERS_PER_NIGHT:

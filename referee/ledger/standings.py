@@ -8,6 +8,8 @@ the match result). The arithmetic is :mod:`referee.engine.tournament`'s.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
@@ -15,7 +17,17 @@ from referee.engine import tournament as draw
 from referee.engine.spec import spec
 from referee.engine.vocab import EventKind, PaymentKind
 from referee.ledger import fold
-from referee.models import Match, NightPlayer, Payment, Player, Round, Tournament, TournamentTable, db
+from referee.models import (
+    Match,
+    NightPlayer,
+    Payment,
+    Player,
+    Round,
+    Tournament,
+    TournamentEntry,
+    TournamentTable,
+    db,
+)
 
 
 def table_ranking(match: Match) -> list[tuple[str, int]]:
@@ -65,6 +77,52 @@ def seated(tourn: Tournament, tables: list[TournamentTable]) -> list[str]:
     return [name for name in players(tourn) if name in at]
 
 
+# --- who plays: the players drawn at creation, those who came late, those who left (issue 43.2) ---------------
+
+def entries(tourn: Tournament) -> dict[str, TournamentEntry]:
+    """The players who came late or left, by name (read from the database: under the night's lock, the rows
+    another write has just added are seen)."""
+    return {e.player: e for e in db.session.scalars(
+        select(TournamentEntry).where(TournamentEntry.tournament_id == tourn.id).order_by(TournamentEntry.id))}
+
+
+def left(tourn: Tournament) -> dict[str, int]:
+    """Who withdrew, and the series they withdrew in."""
+    return {name: e.left_series for name, e in entries(tourn).items() if e.left_series is not None}
+
+
+def entrants(tourn: Tournament) -> list[str]:
+    """Everyone who entered, in the night's order: the players of the first series' draw and those who came late.
+
+    Not the night's players: a player carried into the night, or anyone added
+    to it, is in the tournament only by its own late registration, so nobody
+    is seated, ranked or charged a fee by having joined the night.
+    """
+    drawn = {name for seats in db.session.scalars(
+        select(Match.seats).join(TournamentTable, TournamentTable.match_id == Match.id)
+        .where(TournamentTable.tournament_id == tourn.id, TournamentTable.series == 1)) for name in seats}
+    late = set(entries(tourn))
+    return [name for name in players(tourn) if name in drawn or name in late]
+
+
+def to_seat(tourn: Tournament, series: int) -> list[str]:
+    """Series format: who is seated in ``series``: the entrants who have not left, the late ones once their
+    ``joined_series`` has come."""
+    rows = entries(tourn)
+    return [name for name in entrants(tourn)
+            if (name not in rows or (rows[name].joined_series <= series and rows[name].left_series is None))]
+
+
+def through(tourn: Tournament, table: TournamentTable, last: bool, gone: Mapping[str, int]) -> list[str]:
+    """Who goes on from a knockout table: its first place when it is the series' only table (the final), else
+    the best ``advance`` (a tie at the cut by the seeded draw); never a player who left (``gone``), whose
+    place the next best takes."""
+    ranking = draw.without(table_ranking(table.match), gone)
+    if last:
+        return [name for name, place in ranking if place == 1]
+    return list(draw.advancing(ranking, tourn.advance, tourn.seed, table.series, table.number))
+
+
 def tables_of(tourn: Tournament) -> list[TournamentTable]:
     """Every table of every series with its match and snapshot loaded (one query)."""
     return list(db.session.scalars(
@@ -85,20 +143,24 @@ def standings(tourn: Tournament, tables: list[TournamentTable] | None = None) ->
         by_series.setdefault(table.series, []).append(table)
     out_in: dict[str, int | None] = dict.fromkeys(names)
     table_place: dict[str, int] = {}
+    withdrawn = left(tourn)
     for series in sorted(by_series):
         later = {name for t in by_series.get(series + 1, []) for name in t.match.seats}
+        last = len(by_series[series]) == 1
         for table in by_series[series]:
             ranking = table_ranking(table.match)
             table_place.update(dict(ranking))
             if series < tourn.current_series:
                 gone = [name for name, _place in ranking if name not in later]
-            elif tourn.finished:  # the final table: everyone but its first place went out in it; no draw
-                gone = [name for name, place in ranking if place > 1]  # picks one of a tie (they share the title)
-            else:
-                gone = []
+            elif tourn.finished:  # the last series: who did not go through went out in it (a tie shares the title)
+                kept = through(tourn, table, last, withdrawn)
+                gone = [name for name, _place in ranking if name not in kept]
+            else:  # the series in play: who left is out in it at once
+                gone = [name for name, _place in ranking if name in withdrawn]
             for name in gone:
                 out_in[name] = series
-    return draw.knockout_standings(names, out_in, table_place, results, matches)
+    withdrew = {name for name, series in withdrawn.items() if out_in.get(name) == series}
+    return draw.knockout_standings(names, out_in, table_place, results, matches, withdrew)
 
 
 def prizes_paid(tourn: Tournament, rows: tuple[draw.Standing, ...]) -> tuple[draw.Prize, ...]:

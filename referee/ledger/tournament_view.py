@@ -8,6 +8,7 @@ format money in the reader's locale), also in ``minor`` units.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import select
@@ -28,13 +29,14 @@ def table_json(table: TournamentTable, *, token: bool) -> dict[str, Any]:
     return out | ({"table_token": table.token} if token else {})
 
 
-def in_play(tourn: Tournament, table: TournamentTable, money: Money, *, minor: bool, last: bool) -> dict[str, Any]:
+def in_play(tourn: Tournament, table: TournamentTable, money: Money, *, minor: bool, last: bool,
+            gone: Mapping[str, int]) -> dict[str, Any]:
     """A current table's play as it stands (API.md: ``numbers``, ``ahead``, and once a knockout table is
     finished ``through``): the game's own count per player, so that the hall shows every saved game, not only
     the end of a table (issue 43.3). ``last``: the table is the series' only one (a knockout's final: its
-    first place is through to the title)."""
+    first place is through to the title). ``gone``: who left (:func:`standings.left`), never ahead or through."""
     state = fold.state_of(table.match)
-    ranking = standings.table_ranking(table.match)
+    ranking = draw.without(standings.table_ranking(table.match), gone)
     best = [name for name, place in ranking if place == 1]
     lead = dict(zip(state.players, table_counts.lead(state), strict=True))
     top = max((lead[name] for name in best), default=0)
@@ -48,8 +50,7 @@ def in_play(tourn: Tournament, table: TournamentTable, money: Money, *, minor: b
         numbers[name] = shown
     out: dict[str, Any] = {"numbers": numbers, "ahead": [name for name in best if lead[name] == top]}
     if tourn.format == draw.Format.KNOCKOUT and table.match.status == MatchStatus.CLOSED:
-        out["through"] = best if last else list(draw.advancing(ranking, tourn.advance, tourn.seed, table.series,
-                                                                table.number))
+        out["through"] = standings.through(tourn, table, last, gone)
     return out
 
 
@@ -71,17 +72,20 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
     money = inputs.night_money(tourn.night)
     tables = standings.tables_of(tourn)
     rows = standings.standings(tourn, tables)
+    entrants = standings.entrants(tourn)
     knockout = tourn.format == draw.Format.KNOCKOUT
     current = current_tables(tourn, tables)
     last = len(current) == 1
+    late = standings.entries(tourn)
+    gone = {name: e.left_series for name, e in late.items() if e.left_series is not None}
     out: dict[str, Any] = {
         "id": tourn.id, "night": tourn.night_id, "name": tourn.name, "game": tourn.game, "format": tourn.format,
         "series": tourn.current_series, "of": tourn.series_count, "finished": tourn.finished,
         "currency": tourn.night.currency, "table_size": tourn.table_size, "stake": money.format(tourn.stake),
         "entry_fee": money.format(tourn.entry_fee),
-        "pool": money.format(tourn.entry_fee * len(rows)),
+        "pool": money.format(tourn.entry_fee * len(entrants)),
         "prize_split": list(tourn.prizes), "seating": tourn.seating,
-        "tables": [table_json(t, token=organiser) | in_play(tourn, t, money, minor=minor, last=last)
+        "tables": [table_json(t, token=organiser) | in_play(tourn, t, money, minor=minor, last=last, gone=gone)
                    for t in current],
         "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
                        "matches": r.matches}
@@ -91,6 +95,9 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
         "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount)}
                    | ({"minor": p.amount} if minor else {}) for p in standings.prizes_paid(tourn, rows)],
     }
+    # who plays (issue 43.2): when each may first be seated, and the series each left in (null: still in)
+    out["players"] = [{"player": name, "joined_series": late[name].joined_series if name in late else 1,
+                       "left_series": late[name].left_series if name in late else None} for name in entrants]
     if knockout:
         out["advance"] = tourn.advance
     if organiser:

@@ -244,23 +244,35 @@ def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
         playing = [t.number for t in tables if t.match.status != MatchStatus.CLOSED]
         if playing:
             raise StillPlaying(playing)
-        if _is_last(tourn, tables):
+        if _is_last(tourn, tables) or not _draw_next(tourn, tables):
             _finish(tourn)
-        else:
-            _draw_next(tourn, tables)
         tx.store_reply(idem, tourn)
     return tourn
 
 
-def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
-    if tourn.format == draw.Format.KNOCKOUT:
-        going: list[str] = []
-        for table in tables:
-            going.extend(draw.advancing(standings.table_ranking(table.match), tourn.advance, tourn.seed,
-                                        tourn.current_series, table.number))
-    else:
-        going = standings.players(tourn)
+def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> bool:
+    """The next series drawn from who goes on (knockout) or who is to be seated (series: those still in and the
+    late players whose series has come; issue 43.2), read under the night's lock with the entries' rows.
+
+    False, and nothing drawn, when withdrawals leave too few to seat it as the
+    format needs (below the game's minimum, or a knockout that would no longer
+    narrow): the tournament then ends with the standings as they are.
+    """
+    knockout = tourn.format == draw.Format.KNOCKOUT
     series = tourn.current_series + 1
+    minimum = spec(tourn.game).min_players
+    if knockout:
+        gone = standings.left(tourn)
+        going = [name for table in tables for name in standings.through(tourn, table, False, gone)]
+    else:
+        going = standings.to_seat(tourn, series)
+    try:
+        if knockout:
+            draw.knockout_plan(len(going), tourn.table_size, minimum, tourn.advance)
+        else:
+            draw.table_sizes(len(going), tourn.table_size, minimum)
+    except BadInput:
+        return False
     drawn = _seats(going, tourn.seating, tourn.format, tourn.table_size, tourn.game, tourn.seed, series,
                    tourn.night.group, tourn)
     options = parse_options(spec(tourn.game).Options, tourn.options)
@@ -269,6 +281,7 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
     _seat_tables(tourn, tourn.night, drawn, states, series)
     live.note(tourn.night_id, "tournament")
     db.session.expire(tourn, ["tables"])
+    return True
 
 
 def _finish(tourn: Tournament) -> None:
@@ -282,8 +295,9 @@ def _finish(tourn: Tournament) -> None:
     """
     tourn.finished = True
     rows = standings.standings(tourn)
-    won = {p.player: p.amount for p in draw.prizes(rows, tourn.entry_fee * len(rows), tourn.prizes, tourn.seed)}
-    nets = {row.player: won.get(row.player, 0) - tourn.entry_fee for row in rows}
+    paying = standings.entrants(tourn)  # a late player who left before being seated paid too (issue 43.2)
+    won = {p.player: p.amount for p in draw.prizes(rows, tourn.entry_fee * len(paying), tourn.prizes, tourn.seed)}
+    nets = {name: won.get(name, 0) - tourn.entry_fee for name in paying}
     assert sum(nets.values()) == 0, nets  # every unit of the pool is given out (a bug otherwise)
     for name, net in nets.items():
         if net:

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from referee import ledger, night_changes
 from referee.engine import BadInput
-from referee.ledger import fingerprint, payments, rights
+from referee.ledger import fingerprint, payments, rights, tournament_entries
 from referee.messages import explain
 from referee.pages import _field_error, _night, bp, phone_rights
 from referee.pages.filters import money_filter, qr_svg
@@ -102,8 +102,8 @@ def add_player(night_id: int) -> Any:
     form = PlayerForm()
     if form.validate_on_submit():
         try:
-            ledger.add_player(nt, form.name.data)
-        except BadInput as exc:
+            tournament_entries.join_night(nt, form.name.data)  # a tournament's night: a late player
+        except (BadInput, tournament_entries.Refused) as exc:
             flash(explain(exc), "error")
     else:
         flash(_("Give the new player a name (at most 40 characters)."), "error")
