@@ -30,7 +30,11 @@ OPERATION_IDS = {
     "/api/tournaments": "create_tournament", "/api/tournaments/{tournament_id}": "get_tournament",
     "/api/tournaments/{tournament_id}/next": "next_series",
     "/api/tournaments/{tournament_id}/tables/{number}/revoke": "revoke_table_token",
+    "/api/tournaments/{tournament_id}/players": "late_player",
+    "/api/tournaments/{tournament_id}/players/{name}/withdraw": "withdraw_player",
 }
+_NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1,
+                                                                    "maxLength": 40}}
 
 
 def _table(token: bool) -> dict[str, Any]:
@@ -58,6 +62,14 @@ def schemas() -> dict[str, Any]:
         "out_in_series": {"type": ["integer", "null"], "description": "Knockout only: the series the player "
                                                                       "went out in; null while in, and for "
                                                                       "the champion."}}}
+    entrant = {"type": "object", "required": ["player", "joined_series", "left_series"], "properties": {
+        "player": {"type": "string"},
+        "joined_series": {"type": "integer", "minimum": 1, "description": "The first series the player may be "
+                                                                          "seated in: 1, or later for a late "
+                                                                          "player."},
+        "left_series": {"type": ["integer", "null"], "description": "The series the player withdrew in (not "
+                                                                    "seated after it; in a knockout out in "
+                                                                    "it); null while in."}}}
     prize = {"type": "object", "required": ["player", "place", "amount"], "properties": {
         "player": {"type": "string"}, "place": {"type": "integer"}, "amount": MONEY}}
     return {
@@ -84,6 +96,7 @@ def schemas() -> dict[str, Any]:
         "TournamentTable": _table(False),
         "TournamentTableWithToken": _table(True),
         "TournamentStanding": standing,
+        "TournamentPlayer": entrant,
         "TournamentPrize": prize,
         "Tournament": {"type": "object", "required": ["id", "night", "name", "game", "format", "series", "of",
                                                       "finished", "tables", "standings", "prizes"], "properties": {
@@ -97,6 +110,9 @@ def schemas() -> dict[str, Any]:
             "tables": {"type": "array", "items": ref("TournamentTableWithToken"),
                        "description": "The current series; table_token only in the organiser's answer."},
             "standings": {"type": "array", "items": ref("TournamentStanding")},
+            "players": {"type": "array", "items": ref("TournamentPlayer"),
+                        "description": "An addition: everyone who entered (drawn at creation or came late), in "
+                                       "the night's order, with when each may first be seated and left."},
             "prizes": {"type": "array", "items": ref("TournamentPrize")}}},
         "TournamentNext": {"type": "object", "required": ["id", "series", "finished", "tables"], "properties": {
             "id": {"type": "integer"}, "series": {"type": "integer"}, "of": {"type": "integer"},
@@ -131,4 +147,16 @@ def paths(op: Callable[..., dict[str, Any]], idem: dict[str, Any], view: dict[st
         "/api/tournaments/{tournament_id}/tables/{number}/revoke": {"post": op(
             "A new token for a table of the current series; the old one stops working (the night's revoke "
             "ends every table token).", "The new token", ref("TableToken"), params=[_TID, _TABLE])},
+        "/api/tournaments/{tournament_id}/players": {"post": op(
+            "A late player (organiser): in series format seated from the next series on, owing the fee; 409 in "
+            "a knockout (its bracket is drawn at creation), during the last series, or once finished. A name "
+            "already in the tournament is a 400 on name.", "Registered", ref("TournamentPlayer"),
+            body={"type": "object", "additionalProperties": False, "required": ["name"],
+                  "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 40}}},
+            params=[_TID, idem], status="201")},
+        "/api/tournaments/{tournament_id}/players/{name}/withdraw": {"post": op(
+            "A player leaves (organiser): not seated again; in series format keeps the place the results give, "
+            "in a knockout goes out in the series in play, below everyone still at a table in it. The fee stays "
+            "paid. A second call changes nothing; 404 for a name not in the tournament, 409 once finished.",
+            "The tournament (the organiser's view)", ref("Tournament"), params=[_TID, _NAME, idem])},
     }

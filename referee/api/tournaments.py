@@ -128,7 +128,7 @@ def _withdrawn(tourn: Tournament) -> tuple[int, dict[str, Any]]:
     return 200, tournament_json(tourn, rights.Access(rights.Right.EDIT))
 
 
-@bp.post("/tournaments/<int:tournament_id>/players/<path:name>/withdraw")
+@bp.post("/tournaments/<int:tournament_id>/players/<name>/withdraw")
 def withdraw_player(tournament_id: int, name: str) -> Any:
     """A player leaves: not seated again, in a knockout out in the series in play (200, the organiser's view);
     a second tap changes nothing; 404 for a name not in the tournament, 409 once it is finished."""
