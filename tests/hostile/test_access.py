@@ -130,10 +130,10 @@ def build(client: Any, name: str, players: list[str]) -> NightInfo:
     api = Api(client)
     status, made = api.call("POST", "/api/tournaments", {
         "name": name, "currency": "SEK", "game": "kul", "players": players[:3], "table_size": 3,
-        "stake": "2.00"}, token=None)
+        "stake": "2.00", "series": 2}, token=None)
     assert status == 201, made
     api.night, api.token = made | {"id": made["night"]}, made["edit_token"]
-    for later in players[3:]:  # a player who joins the night after the draw
+    for later in players[3:]:  # a player who joins the night after the draw (a late player: series 2 of 2)
         assert api.call("POST", f"/api/nights/{made['night']}/players", {"name": later})[0] == 201
     nid = api.night["id"]
     kul = made["tables"][0]["match"]
