@@ -22,13 +22,14 @@ from referee import ledger
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import describe_options
 from referee.engine.spec import SPECS, example_stake, spec
-from referee.ledger import tournament_view, tournaments
+from referee.engine.tournament import Format
+from referee.ledger import tournament_entries, tournament_view, tournaments
 from referee.ledger.tournament_view import table_tokens
 from referee.messages import explain
 from referee.models import Tournament
 from referee.pages import _field_error
 from referee.pages.filters import qr_svg
-from referee.pages.forms import RoundForm, option_texts, options_from
+from referee.pages.forms import PlayerForm, RoundForm, option_texts, options_from
 from referee.pages.phone_rights import grant, require
 from referee.pages.tournament_forms import TournamentForm
 from referee.reports.tournament import players_link, table_link
@@ -84,7 +85,7 @@ def page(tournament_id: int, status: int = 200, playing: list[int] | None = None
         links[number] = (link, qr_svg(link, scale=3))
     players = players_link(found.night, found.id)
     return render_template("pages/tournament.html", t=view, night=found.night, links=links,
-                           playing=playing or [], form=RoundForm(), players_url=players,
+                           playing=playing or [], form=RoundForm(), players_url=players, late_form=PlayerForm(),
                            page_url=url_for("tournaments.page", tournament_id=found.id)), status
 
 
@@ -115,3 +116,48 @@ def next_series(tournament_id: int) -> Any:
     else:
         flash(_("Series %(n)s is drawn.", n=after.current_series), "ok")
     return redirect(url_for("tournaments.page", tournament_id=tournament_id))
+
+
+@bp.post("/tournaments/<int:tournament_id>/players")
+def late_player(tournament_id: int) -> Any:
+    """"Add a late player": one field and a button; seated from the next series on (issue 43.2)."""
+    found = tournament(tournament_id, edit=True)
+    form = PlayerForm()
+    if not form.validate_on_submit():
+        flash(_("Give the new player a name (at most 40 characters)."), "error")
+    else:
+        try:
+            entry = tournament_entries.register(found.id, form.name.data)
+        except (BadInput, tournament_entries.Refused) as exc:
+            flash(explain(exc), "error")
+        else:
+            flash(_("%(name)s plays from series %(n)s on.", name=entry.player, n=entry.joined_series), "ok")
+    return redirect(url_for("tournaments.page", tournament_id=tournament_id) + "#entries")
+
+
+@bp.post("/tournaments/<int:tournament_id>/players/<name>/withdraw")
+def withdraw(tournament_id: int, name: str) -> Any:
+    """"Withdraw" by a player's name, then the confirm step: the player is not seated again (issue 43.2)."""
+    found = tournament(tournament_id, edit=True)
+    if not RoundForm().validate_on_submit():
+        abort(400, _("The form has expired; reload the page."))
+    back = url_for("tournaments.page", tournament_id=tournament_id)
+    if request.form.get("confirm") != "yes":
+        knockout = found.format == Format.KNOCKOUT
+        return render_template(
+            "pages/confirm.html", night=found.night, form=RoundForm(), title=_("Withdraw %(name)s?", name=name),
+            lines=[_("%(name)s is not seated again; the match at the table goes on or is closed as the game "
+                     "allows. The entry fee stays paid.", name=name),
+                   _("In a knockout, %(name)s is out in this series, below everyone still at a table.", name=name)
+                   if knockout else _("%(name)s keeps the place the results give.", name=name)],
+            back=back, back_label=found.name, action=request.path, fields={},
+            button=_("Withdraw %(name)s", name=name), button_id="confirm-withdraw", box_id="withdraw-confirm")
+    try:
+        tournament_entries.withdraw(found.id, name)
+    except ledger.NotFound:
+        abort(404)
+    except tournaments.Finished:
+        flash(_("The tournament is already finished."), "error")
+    else:
+        flash(_("%(name)s has withdrawn and is not seated again.", name=name), "ok")
+    return redirect(back + "#entries")
