@@ -8,6 +8,7 @@ format money in the reader's locale), also in ``minor`` units.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -17,7 +18,7 @@ from referee.engine import tournament as draw
 from referee.engine.money import Money
 from referee.engine.vocab import MatchStatus
 from referee.ledger import by_version, fold, inputs, standings
-from referee.ledger.tournaments import current_tables
+from referee.ledger.tournaments import current_tables, ends_at
 from referee.models import Tournament, TournamentTable, db
 
 
@@ -81,6 +82,7 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
         "entry_fee": money.format(tourn.entry_fee),
         "pool": money.format(tourn.entry_fee * len(rows)),
         "prize_split": list(tourn.prizes), "seating": tourn.seating,
+        "series_minutes": tourn.series_minutes, "ends_at": _iso(ends_at(tourn)),
         "tables": [table_json(t, token=organiser) | in_play(tourn, t, money, minor=minor, last=last)
                    for t in current],
         "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
@@ -96,6 +98,11 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
     if organiser:
         out["seed"] = tourn.seed
     return out
+
+
+def _iso(moment: datetime | None) -> str | None:
+    """A naive UTC moment as ISO 8601 with its zone (``Z``), to the second (a countdown needs no more)."""
+    return None if moment is None else moment.isoformat(timespec="seconds") + "Z"
 
 
 def table_tokens(tourn: Tournament) -> dict[int, str]:

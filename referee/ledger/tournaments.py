@@ -16,6 +16,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import date as Date
+from datetime import datetime, timedelta
 from typing import Any
 
 from referee import bounds
@@ -27,13 +28,16 @@ from referee.engine.vocab import MatchStatus, PaymentKind
 from referee.ledger import fold, inputs, live, nights, ratelimit, ratings, standings, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.ratelimit import Caller
-from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db
+from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db, now
 
 #: The most players one tournament seats, and its series (the night's bounds: :mod:`referee.bounds`).
 MAX_PLAYERS = bounds.NIGHT_PLAYERS
 MAX_SERIES = bounds.SERIES
 MAX_TABLE_SIZE = 16
 MAX_SEED = 100
+#: A series' time limit in minutes (``series_minutes``): a quarter of an hour's play at the least a club sets is
+#: well above 1, and no series outlasts a night (12 hours).
+MAX_SERIES_MINUTES = 720
 
 
 class StillPlaying(Exception):
@@ -75,6 +79,7 @@ class Plan:
     prizes: tuple[int, ...]
     seed: str
     seating: str = draw.Seating.DRAW
+    series_minutes: int | None = None
 
 
 def check(data: dict[str, Any]) -> Plan:
@@ -110,6 +115,9 @@ def check(data: dict[str, Any]) -> Plan:
         seed = secrets.token_hex(8)
     if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED:
         raise BadInput("seed", "seed must be text of 1 to %(n)s characters.", n=MAX_SEED)
+    minutes = data.get("series_minutes")
+    if minutes is not None:
+        minutes = _int(minutes, "series_minutes", 0, 1, MAX_SERIES_MINUTES)
     seating = data.get("seating", draw.Seating.DRAW)
     if seating not in tuple(draw.Seating):
         raise BadInput("seating", "seating must be draw, standings or rating.")
@@ -130,7 +138,7 @@ def check(data: dict[str, Any]) -> Plan:
                                  "larger tables.", players=len(players), size=table_size, series=series,
                        tables=tables, n=bounds.NIGHT_MATCHES)
     return Plan(name, code, game, players, table_size, series, str(fmt), advance, stake, options, fee, prizes,
-                seed, str(seating))
+                seed, str(seating), minutes)
 
 
 def create(plan: Plan, *, group: object = None, group_token: object = None, date: Date | None = None,
@@ -166,7 +174,8 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
         tourn = Tournament(night=night, name=plan.name, game=plan.game, format=plan.fmt, series_count=plan.series,
                            current_series=1, table_size=plan.table_size, advance=plan.advance, stake=plan.stake,
                            options=dump(plan.options), entry_fee=plan.entry_fee, prizes=list(plan.prizes),
-                           seed=plan.seed, seating=plan.seating, finished=False)
+                           seed=plan.seed, seating=plan.seating, finished=False,
+                           series_minutes=plan.series_minutes, series_started_at=now())
         db.session.add(tourn)
         db.session.flush()
         _seat_tables(tourn, night, tables, states, 1)
@@ -221,6 +230,17 @@ def current_tables(tourn: Tournament, tables: list[TournamentTable] | None = Non
     return [t for t in (standings.tables_of(tourn) if tables is None else tables) if t.series == tourn.current_series]
 
 
+def ends_at(tourn: Tournament) -> datetime | None:
+    """When the current series' time is up (naive UTC), or ``None`` without a limit or once finished.
+
+    It decides nothing (API.md ``series_minutes``): the hall counts down to it and shows a table still playing
+    after it as late; the tables go on and ``next`` waits for them as ever.
+    """
+    if tourn.series_minutes is None or tourn.series_started_at is None or tourn.finished:
+        return None
+    return tourn.series_started_at + timedelta(minutes=tourn.series_minutes)
+
+
 def _is_last(tourn: Tournament, tables: list[TournamentTable]) -> bool:
     if tourn.format == draw.Format.KNOCKOUT:
         return len(tables) == 1
@@ -266,6 +286,7 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
     options = parse_options(spec(tourn.game).Options, tourn.options)
     states = [_start(tourn.game, t.players, tourn.stake, options) for t in drawn]
     tourn.current_series = series
+    tourn.series_started_at = now()  # the clock of the hall's countdown starts with the draw (ends_at)
     _seat_tables(tourn, tourn.night, drawn, states, series)
     live.note(tourn.night_id, "tournament")
     db.session.expire(tourn, ["tables"])
