@@ -111,6 +111,40 @@ def test_the_hall_counts_down_and_shows_late_tables_in_words(served: LiveServer,
     assert not hall.problems, hall.problems
 
 
+def test_five_minutes_left_is_said_once_when_the_hall_sees_it_pass(live_server: LiveServer, browser: Any,
+                                                                  artifacts: Path) -> None:
+    base = live_server.url
+    said = {"sv": "5 minuter kvar", "de": "noch 5 Minuten"}
+    for code in ("sv", "de"):
+        status, made = call(base, "POST", "/api/tournaments", {
+            "name": "Simkväll", "currency": "SEK", "game": "schwimmen", "players": PLAYERS[1:], "table_size": 3,
+            "seed": "five", "series_minutes": 30})
+        assert status == 201, made
+        from referee.models import Tournament, db
+        from referee.models import now as utc_now
+
+        with live_server.app.app_context():  # 5 minutes and 3 seconds are left
+            tourn = db.session.get(Tournament, made["id"])
+            assert tourn is not None
+            tourn.series_started_at = utc_now() - timedelta(minutes=25) + timedelta(seconds=3)
+            db.session.commit()
+        hall = watch(context(browser, {"width": 1920, "height": 1080}, mobile=False), artifacts,
+                     f"hall-clock-five-{code}-")
+        page = hall.page
+        open_hall(page, base, made, code)
+        page.evaluate("""() => { window.said = [];
+            new MutationObserver(() => said.push(document.getElementById('announce').textContent))
+                .observe(document.getElementById('announce'), {childList: true, characterData: true,
+                                                               subtree: true}); }""")
+        assert page.locator(".hall-clock .hall-left").inner_text().strip() in ("05:03", "05:02", "05:01")
+        page.wait_for_function("() => document.querySelector('.hall-clock .hall-left').textContent.trim() "
+                               "=== '04:57'", timeout=10_000)
+        assert page.evaluate("() => window.said.filter(t => t)") == [said[code]]
+        assert page.locator(".hall-table.late").count() == 0
+        assert not hall.problems, hall.problems
+        page.context.close()
+
+
 def test_thirty_tables_of_four_show_their_numbers_readably_on_two_pages(live_server: LiveServer, browser: Any,
                                                                         artifacts: Path) -> None:
     base = live_server.url
@@ -149,10 +183,17 @@ def test_thirty_tables_of_four_show_their_numbers_readably_on_two_pages(live_ser
             assert seen["cut"] == 0, (code, label, seen)
             assert seen["names"] >= 24 and seen["numbers"] >= 19, (code, label, seen)  # read across the room
             hall.shot(f"{code}-{label.split()[1]}", full=False)
+            if code == "sv" and label == second_page:  # a round on the page shown: it stays shown after the swap
+                loser = lose_a_life(base, made["tables"][20], made["edit_token"])
+                row = f'.hall-table[data-table="{made["tables"][20]["table"]}"] li[data-player="{loser}"] .hall-count'
+                page.wait_for_function("sel => document.querySelector(sel).textContent.trim() === '1 liv'", arg=row,
+                                       timeout=6000)
+                assert page.locator(".hall-pages").inner_text().strip() == second_page
+                assert page.locator(f'.hall-table[data-table="{made["tables"][20]["table"]}"]').is_visible()
         if code == "sv":
             assert_axe(page, "hall of 30 tables")
     lives = page.locator(f'.hall-table[data-table="{made["tables"][20]["table"]}"] .hall-count').all_inner_texts()
-    assert "2 Leben" in [t.strip() for t in lives], lives
+    assert sorted(t.strip() for t in lives) == ["1 Leben", "3 Leben", "3 Leben", "3 Leben"], lives
     assert not hall.problems, hall.problems
 
 
