@@ -42,7 +42,7 @@ WORDS = {
            "Tische 1–15 von 30", "Tische 16–30 von 30", "Zeitlimit pro Serie, Minuten (optional)"),
 }
 #: How long the clock runs in the test before the time is up.
-SECONDS = 8
+SECONDS = 12
 
 
 def open_hall(page: Any, base: str, made: dict[str, Any], code: str) -> None:
@@ -123,10 +123,10 @@ def test_five_minutes_left_is_said_once_when_the_hall_sees_it_pass(live_server: 
         from referee.models import Tournament, db
         from referee.models import now as utc_now
 
-        with live_server.app.app_context():  # 5 minutes and 3 seconds are left
+        with live_server.app.app_context():  # 5 minutes and 12 seconds are left (opening the hall takes a few)
             tourn = db.session.get(Tournament, made["id"])
             assert tourn is not None
-            tourn.series_started_at = utc_now() - timedelta(minutes=25) + timedelta(seconds=3)
+            tourn.series_started_at = utc_now() - timedelta(minutes=25) + timedelta(seconds=12)
             db.session.commit()
         hall = watch(context(browser, {"width": 1920, "height": 1080}, mobile=False), artifacts,
                      f"hall-clock-five-{code}-")
@@ -136,9 +136,10 @@ def test_five_minutes_left_is_said_once_when_the_hall_sees_it_pass(live_server: 
             new MutationObserver(() => said.push(document.getElementById('announce').textContent))
                 .observe(document.getElementById('announce'), {childList: true, characterData: true,
                                                                subtree: true}); }""")
-        assert page.locator(".hall-clock .hall-left").inner_text().strip() in ("05:03", "05:02", "05:01")
+        shown = page.locator(".hall-clock .hall-left").inner_text().strip()
+        assert "05:00" < shown <= "05:12", shown
         page.wait_for_function("() => document.querySelector('.hall-clock .hall-left').textContent.trim() "
-                               "=== '04:57'", timeout=10_000)
+                               "=== '04:57'", timeout=20_000)
         assert page.evaluate("() => window.said.filter(t => t)") == [said[code]]
         assert page.locator(".hall-table.late").count() == 0
         assert not hall.problems, hall.problems
