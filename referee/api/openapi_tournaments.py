@@ -73,6 +73,9 @@ def schemas() -> dict[str, Any]:
                              "prizes": {"type": "array", "items": {"type": "integer", "minimum": 1}},
                              "seed": {"type": "string", "minLength": 1, "maxLength": 100},
                              "seating": SEATING,
+                             "leader": {"type": "string", "description": "Who holds the prize pool and collects "
+                                                                         "in the leader plan (?plan=leader); a "
+                                                                         "player or not."},
                              "group": {"type": "string"}, "group_token": {"type": "string"},
                              "date": {"type": "string", "format": "date"}, "place": {"type": "string"}}},
         "TournamentCreated": {"type": "object", "required": ["id", "night", "edit_token", "view_token", "seed",
