@@ -187,12 +187,9 @@ def _tournament_lines(night: Night, rows: list[Payment], timed: dict[str, list[t
     net, a row per player: those still give a fee and a prize line each.
     """
     mine = [row for row in rows if row.kind in tournament_money.RESULT_KINDS]
-    if not mine:
-        return
     tourn = db.session.scalar(select(Tournament).where(Tournament.night_id == night.id))
-    if tournament_money.is_old(mine):
-        if tourn is not None and tourn.finished:
-            _old_lines(tourn, mine, timed)
+    if tourn is not None and tournament_money.is_old(tourn, mine):
+        _old_lines(tourn, mine, timed)
         return
     title = (("tournament", tourn.name if tourn is not None else night.name),)
     places: dict[str, int] | None = None

@@ -48,8 +48,10 @@ class NightSettlement:
     open_matches: int = 0
     played: Played | None = field(default=None, repr=False)  # the matches' part, as folded (:func:`with_payment`)
     rows: list[Payment] = field(default_factory=list, repr=False)  # every payment row read, in order
-    #: A tournament's entry fees and prizes, net, per party, the pot (the pool) too (already in ``result``;
-    #: shown apart).
+    #: A tournament's entry fees owed and its prizes, per party, the pot (the pool) too (already in ``result``;
+    #: shown apart). A tournament finished before fees were owed from the start has its fee and prize net in
+    #: ``prizes`` and no ``fees``.
+    fees: dict[str, int] = field(default_factory=dict)
     prizes: dict[str, int] = field(default_factory=dict)
 
     @cached_property
@@ -140,6 +142,7 @@ def _settled(night: Night, done: Played, rows: list[Payment]) -> NightSettlement
     if done.pots:
         result[POT_PARTY] = done.pots
     opening, carried_out, paid = _zero(parties), _zero(parties), _zero(parties)
+    fees: dict[str, int] = {}
     prizes: dict[str, int] = {}
     for row in rows:
         if row.void:
@@ -152,16 +155,17 @@ def _settled(night: Night, done: Played, rows: list[Payment]) -> NightSettlement
         elif row.kind == PaymentKind.CARRY_OUT:
             carried_out[row.payer] += row.amount
         else:  # a tournament's fee or prize: part of the night's result, between a player and the pot
+            part = fees if row.kind == PaymentKind.FEE else prizes
             for party, amount in tournament_money.moves(row):
                 result[party] = result.get(party, 0) + amount
-                prizes[party] = prizes.get(party, 0) + amount
+                part[party] = part.get(party, 0) + amount
     open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
     return NightSettlement(
         night=night, parties=parties, per_match=done.per_match, result={p: result.get(p, 0) for p in parties},
         opening=opening, carried_out=carried_out, paid=paid, open=open_,
         payments=[r for r in rows if r.kind in (PaymentKind.PAYMENT, PaymentKind.OPENING)],
         carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=done.open_matches,
-        played=done, rows=rows, prizes=prizes)
+        played=done, rows=rows, fees=fees, prizes=prizes)
 
 
 @dataclass(frozen=True)

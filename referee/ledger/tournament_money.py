@@ -56,9 +56,11 @@ def _rows(tourn: Tournament) -> list[Payment]:
         Payment.void.is_(False)).order_by(Payment.id)))
 
 
-def is_old(rows: Iterable[Payment]) -> bool:
-    """Rows written by a tournament finished before fees were owed from the start (net prizes, no fees)."""
-    return any(row.kind == PaymentKind.PRIZE and not row.payee for row in rows)
+def is_old(tourn: Tournament, rows: Iterable[Payment]) -> bool:
+    """A tournament finished before fees were owed from the start: a fee, and no ``fee`` rows among its ``rows``
+    (its net ``prize`` rows, none for a player whose prize was the fee back; :func:`finish` now always writes
+    the fees)."""
+    return bool(tourn.finished and tourn.entry_fee) and not any(row.kind == PaymentKind.FEE for row in rows)
 
 
 def charge_fee(tourn: Tournament, name: str) -> Payment | None:
@@ -134,7 +136,7 @@ def prizes_paid(tourn: Tournament, rows: tuple[draw.Standing, ...]) -> tuple[dra
         return ()
     found = _rows(tourn)
     won: dict[str, int] = {}
-    if is_old(found):
+    if is_old(tourn, found):
         nets = {row.payer: row.amount for row in found if row.kind == PaymentKind.PRIZE}
         won = {row.player: nets.get(row.player, 0) + tourn.entry_fee for row in rows}
     else:
