@@ -71,7 +71,9 @@ def charge_fee(tourn: Tournament, name: str) -> Payment | None:
     """
     if not tourn.entry_fee or name in _owing(tourn, name):
         return None
-    return _fee(tourn, name)
+    row = _fee(tourn, name)
+    live.note(tourn.night_id, "payment")
+    return row
 
 
 def _owing(tourn: Tournament, name: str | None = None) -> set[str]:
@@ -85,7 +87,6 @@ def _fee(tourn: Tournament, name: str) -> Payment:
     row = Payment(night_id=tourn.night_id, kind=PaymentKind.FEE, payer=name, payee=POT_PARTY,
                   amount=tourn.entry_fee, carry_id=tag(tourn))
     db.session.add(row)
-    live.note(tourn.night_id, "payment")
     return row
 
 
@@ -94,10 +95,11 @@ def charge_fees(tourn: Tournament, names: Iterable[str]) -> None:
     if not tourn.entry_fee:
         return
     owing = _owing(tourn)
-    for name in names:
-        if name not in owing:
-            _fee(tourn, name)
-            owing.add(name)
+    fresh = [name for name in dict.fromkeys(names) if name not in owing]
+    for name in fresh:
+        _fee(tourn, name)
+    if fresh:
+        live.note(tourn.night_id, "payment")  # one change of the night for them all (a note is a statement)
 
 
 def finish(tourn: Tournament) -> None:

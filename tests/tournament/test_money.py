@@ -40,6 +40,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     tmp_path: Path = tmp_path_factory.mktemp(f"money-{request.param}")
     url = database_url(request.param, tmp_path, postgres, f"money{abs(hash(tmp_path)) % 10**8}")
     srv = Server(url, tmp_path)
+    srv.env["CREATIONS_PER_HOUR"] = "100000"  # the module creates a few dozen nights from one address
     with serving(srv):
         yield srv
 
@@ -109,6 +110,7 @@ def test_the_fee_is_owed_from_the_start_paid_into_the_pot_and_the_prizes_come_ou
                              {"from": "Björn", "to_pot": True, "amount": "20.00"}, made["edit_token"])
     assert (status, again["field"]) == (400, "amount"), again
     assert [x["kind"] for x in explained(api, made, "Björn")["lines"]] == ["fee", "payment"]
+    round_trip(api, made)
 
     play(api, made)
     assert api.view(made)["finished"] is True
@@ -126,6 +128,18 @@ def test_the_fee_is_owed_from_the_start_paid_into_the_pot_and_the_prizes_come_ou
         prize = kinds(got, "prize")
         assert [Decimal(x["amount"]) for x in prize] == ([won[name]] if name in won else []), (name, prize)
         assert all(re.fullmatch(r"place \d, Klubbkväll", x["why"]) for x in prize), prize
+    round_trip(api, made)
+
+
+def round_trip(api: Api, made: dict[str, Any]) -> None:
+    """The night's export imports (its ``fee`` and ``prize`` rows taken) and settles alike."""
+    export = api.ok("GET", f"/api/nights/{made['night']}/export.json", token=made["edit_token"])
+    assert {p["kind"] for p in export["payments"]} >= {"fee"}
+    copy = api.ok("POST", "/api/import", export, status=201)
+    before = settlement(api, made)
+    after = settlement(api, {"night": copy["id"], "edit_token": copy["edit_token"]})
+    for key in ("balances", "result", "pot_account", "transfers", "pots"):
+        assert after[key] == before[key], key
 
 
 def test_the_leader_of_a_tournament_holds_the_pool_and_collects(server: Server) -> None:
