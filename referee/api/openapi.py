@@ -177,8 +177,10 @@ def document() -> dict[str, Any]:
                                    "players": _NAMES, "group": {"type": "string"},
                                    "group_token": {"type": "string"},
                                    "date": {"type": "string", "format": "date"}, "place": {"type": "string"},
-                                   "leader": {"type": "string", "description": "The player who collects and "
-                                                                               "pays out (?plan=leader)."},
+                                   "leader": {"type": "string", "description": "Who collects and pays out "
+                                                                               "(?plan=leader), a player or not; "
+                                                                               "without one ?plan=leader is a "
+                                                                               "409."},
                                    "language": _LANGUAGE}},
         "Night": {"type": "object", "required": ["id", "name", "currency", "players", "balances", "matches"],
                   "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
