@@ -15,6 +15,7 @@ and PostgreSQL.
 
 from __future__ import annotations
 
+import html
 import http.client
 import re
 import urllib.parse
@@ -225,6 +226,13 @@ def test_the_pages_and_the_sheet_show_the_fee_and_prize_lines(server: Server, tm
     mine = phone.request("GET", f"/tournaments/{made['id']}/me").body.decode()
     assert 'class="me-balance total" data-player="Björn" data-minor="-2000"' in mine  # shown from the start
     assert _lines_of(mine, "Björn") == (-2000, [("fee", -2000)])
+    # the "Björn är skyldig … totalt", explained by his lines, in Swedish
+    swedish = Http(server.port)
+    swedish.request("GET", f"/e/{made['edit_token']}")
+    swedish.request("GET", "/lang/sv?next=/")
+    sv = html.unescape(swedish.request("GET", f"/nights/{made['night']}/settlement").body.decode())
+    assert re.search(r"Björn är skyldig 20,00\s+kr totalt", sv) and "anmälningsavgift, Klubbkväll" in sv
+    assert _lines_of(sv, "Björn") == (-2000, [("fee", -2000)])
     sheet = f"/nights/{made['night']}/settlement.pdf?view={made['view_token']}&explain=1"
     text = " ".join(pdftotext(phone.request("GET", sheet).body, tmp_path))
     assert "entry fee, Klubbkväll" in text and "Björn: -SEK 20.00" in text
