@@ -114,6 +114,13 @@ def _op(summary: str, ok: str, schema: dict[str, Any] | None, *, body: dict[str,
     return op
 
 
+def _no_leader(op: dict[str, Any]) -> dict[str, Any]:
+    """The settlement's 409: the leader plan of a night without a leader (never routed through a player)."""
+    op["responses"]["409"] = _resp("?plan=leader on a night without a leader (field: leader): the plan is never "
+                                   "routed through whoever was listed first.", _ref("BadRequest"))
+    return op
+
+
 def _live(op: dict[str, Any]) -> dict[str, Any]:
     """The stream answers ``text/event-stream``: ``change`` events whose data is a LiveChange."""
     event = {"type": "object", "required": ["event", "data"], "properties": {
@@ -170,8 +177,10 @@ def document() -> dict[str, Any]:
                                    "players": _NAMES, "group": {"type": "string"},
                                    "group_token": {"type": "string"},
                                    "date": {"type": "string", "format": "date"}, "place": {"type": "string"},
-                                   "leader": {"type": "string", "description": "The player who collects and "
-                                                                               "pays out (?plan=leader)."},
+                                   "leader": {"type": "string", "description": "Who collects and pays out "
+                                                                               "(?plan=leader), a player or not; "
+                                                                               "without one ?plan=leader is a "
+                                                                               "409."},
                                    "language": _LANGUAGE}},
         "Night": {"type": "object", "required": ["id", "name", "currency", "players", "balances", "matches"],
                   "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
@@ -306,11 +315,11 @@ def document() -> dict[str, Any]:
                  "description": "With match: after each change of the match, a 'state' event whose data is "
                                 '{"match", "version", "state"} (state: as GET /api/matches/<id> answers it).'}],
             errors=("400", "401", "403", "404")))},
-        "/api/nights/{night_id}/settlement": {"get": _op(
+        "/api/nights/{night_id}/settlement": {"get": _no_leader(_op(
             "What is still open and the plan with the fewest transfers (or ?plan=leader).", "Settlement",
             _ref("Settlement"),
             params=[_ID, _VIEW, {"name": "plan", "in": "query", "required": False,
-                                 "schema": {"enum": ["fewest", "leader"]}}])},
+                                 "schema": {"enum": ["fewest", "leader"]}}]))},
         "/api/nights/{night_id}/matches": {"post": _op(
             "Start a match.", "Created", _ref("Match"), body=_ref("MatchIn"), params=[_ID, _IDEM],
             status="201")},

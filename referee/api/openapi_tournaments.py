@@ -79,6 +79,9 @@ def schemas() -> dict[str, Any]:
                                                                "the view's ends_at, the hall's countdown. It "
                                                                "decides nothing; a table past it is shown as "
                                                                "late."},
+                             "leader": {"type": "string", "description": "Who holds the prize pool and collects "
+                                                                         "in the leader plan (?plan=leader); a "
+                                                                         "player or not."},
                              "group": {"type": "string"}, "group_token": {"type": "string"},
                              "date": {"type": "string", "format": "date"}, "place": {"type": "string"}}},
         "TournamentCreated": {"type": "object", "required": ["id", "night", "edit_token", "view_token", "seed",

@@ -315,6 +315,15 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
                 raise BadInput(f"{at}.amount_minor", "A payment must be more than zero.")
             if carry_id is not None:
                 raise BadInput(f"{at}.carry_id", "A payment has no carry id.")
+        elif kind == PaymentKind.FEE or (kind == PaymentKind.PRIZE and payee):
+            # A tournament's fee (player to pot) or prize (pot to player, ``payer`` the winner): a move
+            # between a player and the pool, a whole amount each (an old net prize row has no payee).
+            if payee != POT_PARTY or payer == POT_PARTY:
+                raise BadInput(f"{at}.payee", "A %(kind)s row moves money between a player and the pot "
+                                              "(payee_pot: true).", kind=kind)
+            if amount <= 0:
+                raise BadInput(f"{at}.amount_minor", "A %(kind)s row must be more than zero.", kind=kind)
+            carry_id = check_text(carry_id, f"{at}.carry_id", 40)
         else:
             if payee:
                 raise BadInput(f"{at}.payee", "An %(kind)s row has no payee.", kind=kind)
@@ -341,7 +350,7 @@ def _check_carries(rows: Sequence[_PaymentIn]) -> None:
     """
     carries: dict[tuple[str, str], list[_PaymentIn]] = {}
     for row in rows:
-        if row.carry_id is not None:
+        if row.carry_id is not None and not row.payee:  # (a fee or prize row moves money to or from the pot)
             carries.setdefault((row.kind, row.carry_id), []).append(row)
     for (kind, carry_id), part in carries.items():
         total = sum(r.amount for r in part)

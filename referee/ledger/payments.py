@@ -23,7 +23,7 @@ from sqlalchemy import insert, select
 from referee.engine import BadInput
 from referee.engine.money import Money
 from referee.engine.vocab import PaymentKind
-from referee.ledger import by_version, fold, live, nights, tx
+from referee.ledger import by_version, fold, live, nights, tournament_money, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import POT_PARTY, clean_name, night_money
 from referee.ledger.settle import Plan, settle, via_leader
@@ -48,7 +48,10 @@ class NightSettlement:
     open_matches: int = 0
     played: Played | None = field(default=None, repr=False)  # the matches' part, as folded (:func:`with_payment`)
     rows: list[Payment] = field(default_factory=list, repr=False)  # every payment row read, in order
-    #: A finished tournament's entry fee and prize, net, per player (already in ``result``; shown apart).
+    #: A tournament's entry fees owed and its prizes, per party, the pot (the pool) too (already in ``result``;
+    #: shown apart). A tournament finished before fees were owed from the start has its fee and prize net in
+    #: ``prizes`` and no ``fees``.
+    fees: dict[str, int] = field(default_factory=dict)
     prizes: dict[str, int] = field(default_factory=dict)
 
     @cached_property
@@ -139,6 +142,7 @@ def _settled(night: Night, done: Played, rows: list[Payment]) -> NightSettlement
     if done.pots:
         result[POT_PARTY] = done.pots
     opening, carried_out, paid = _zero(parties), _zero(parties), _zero(parties)
+    fees: dict[str, int] = {}
     prizes: dict[str, int] = {}
     for row in rows:
         if row.void:
@@ -150,16 +154,18 @@ def _settled(night: Night, done: Played, rows: list[Payment]) -> NightSettlement
             opening[row.payer] += row.amount
         elif row.kind == PaymentKind.CARRY_OUT:
             carried_out[row.payer] += row.amount
-        elif row.kind == PaymentKind.PRIZE:  # a tournament's fee and prize: part of the night's result
-            result[row.payer] = result.get(row.payer, 0) + row.amount
-            prizes[row.payer] = prizes.get(row.payer, 0) + row.amount
+        else:  # a tournament's fee or prize: part of the night's result, between a player and the pot
+            part = fees if row.kind == PaymentKind.FEE else prizes
+            for party, amount in tournament_money.moves(row):
+                result[party] = result.get(party, 0) + amount
+                part[party] = part.get(party, 0) + amount
     open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
     return NightSettlement(
         night=night, parties=parties, per_match=done.per_match, result={p: result.get(p, 0) for p in parties},
         opening=opening, carried_out=carried_out, paid=paid, open=open_,
         payments=[r for r in rows if r.kind in (PaymentKind.PAYMENT, PaymentKind.OPENING)],
         carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=done.open_matches,
-        played=done, rows=rows, prizes=prizes)
+        played=done, rows=rows, fees=fees, prizes=prizes)
 
 
 @dataclass(frozen=True)
@@ -213,14 +219,28 @@ def owed(night: Night) -> Owed:
     return by_version.kept(night, ("owed",), work)
 
 
+class NoLeader(Exception):
+    """The leader plan asked of a night without a leader (409 naming ``leader``, issue 43.4)."""
+
+    field = "leader"
+
+
 def leader_of(night: Night) -> str:
-    """Who the leader plan goes through: the night's game leader (who may not play), else its first player."""
-    return night.leader or (night.player_names[0] if night.player_names else "")
+    """Who the leader plan goes through: the night's leader (who may not play), or "" for a night without one.
+
+    Never whoever was listed first: money routed through a player who did
+    not agree to hold it is how a club evening ends in an argument.
+    """
+    return night.leader or ""
 
 
 def leader_plan(s: NightSettlement) -> Plan:
-    """Everything through the leader: each party pays or is paid by the leader only."""
-    return via_leader(s.open, leader_of(s.night))
+    """Everything through the leader: each party pays or is paid by the leader only (:class:`NoLeader` if none)."""
+    leader = leader_of(s.night)
+    if not leader:
+        raise NoLeader("This night has no leader, so there is no plan through the leader: name one "
+                       "(leader) or settle with the fewest payments.")
+    return via_leader(s.open, leader)
 
 
 # --- payments ----------------------------------------------------------------
@@ -331,7 +351,7 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
         row = db.session.get(Payment, payment_id)
         if row is None or row.night_id != night.id:
             raise tx.NotFound(f"Night {night.id} has no payment {payment_id}.")
-        if row.kind == PaymentKind.PRIZE:
+        if row.kind in tournament_money.RESULT_KINDS:
             raise BadInput("payment", "A tournament's fees and prizes are part of its result; they cannot be voided.")
         rows = [row]
         if row.carry_id:

@@ -17,7 +17,7 @@ from referee.engine import table_counts
 from referee.engine import tournament as draw
 from referee.engine.money import Money
 from referee.engine.vocab import MatchStatus
-from referee.ledger import by_version, fold, inputs, standings
+from referee.ledger import by_version, fold, inputs, standings, tournament_money
 from referee.ledger.tournaments import current_tables, ends_at
 from referee.models import Tournament, TournamentTable, db
 
@@ -91,7 +91,7 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
                       | ({"out_in_series": r.out_in_series} if knockout else {}) for r in rows],
         # what the end wrote into the night (the prize rows), not computed again
         "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount)}
-                   | ({"minor": p.amount} if minor else {}) for p in standings.prizes_paid(tourn, rows)],
+                   | ({"minor": p.amount} if minor else {}) for p in tournament_money.prizes_paid(tourn, rows)],
     }
     if knockout:
         out["advance"] = tourn.advance

@@ -3,11 +3,8 @@
 A tournament is a night whose matches are its tables, so rounds, voids,
 closes, the live stream, the settlement and the exports are the night's.
 This module writes the rows only the tournament has (the tournament, its
-tables with their tokens) and, when the last series is over, the entry fees
-and prizes: one ``prize`` payment row per player (the prize won less the fee
-paid, ``carry_id`` ``tournament:<id>``), which the settlement adds to the
-player's result. The rows add up to zero (every unit of the pool is given
-out), so balances plus pots still sum to zero. What is decided (seats,
+tables with their tokens); its money (the fees owed from the start, the
+prizes at the finish) is :mod:`referee.ledger.tournament_money`'s. What is decided (seats,
 rankings, standings, shares) is decided by :mod:`referee.engine.tournament`.
 """
 
@@ -24,11 +21,11 @@ from referee.engine import BadInput, MatchState
 from referee.engine import tournament as draw
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import SPECS, spec
-from referee.engine.vocab import MatchStatus, PaymentKind
-from referee.ledger import fold, inputs, live, nights, ratelimit, ratings, standings, tx
+from referee.engine.vocab import MatchStatus
+from referee.ledger import fold, inputs, live, nights, ratelimit, ratings, standings, tournament_money, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.ratelimit import Caller
-from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db, now
+from referee.models import Group, Match, Night, Snapshot, Tournament, TournamentTable, db, now
 
 #: The most players one tournament seats, and its series (the night's bounds: :mod:`referee.bounds`).
 MAX_PLAYERS = bounds.NIGHT_PLAYERS
@@ -80,6 +77,8 @@ class Plan:
     seed: str
     seating: str = draw.Seating.DRAW
     series_minutes: int | None = None
+    #: Who holds the pool and collects in the leader plan (``Night.leader``; a player or not), or "".
+    leader: str = ""
 
 
 def check(data: dict[str, Any]) -> Plan:
@@ -137,8 +136,9 @@ def check(data: dict[str, Any]) -> Plan:
                                  "%(tables)s tables, and one night holds at most %(n)s; choose fewer series or "
                                  "larger tables.", players=len(players), size=table_size, series=series,
                        tables=tables, n=bounds.NIGHT_MATCHES)
+    leader = "" if data.get("leader") in (None, "") else inputs.clean_name(data["leader"], "leader")
     return Plan(name, code, game, players, table_size, series, str(fmt), advance, stake, options, fee, prizes,
-                seed, str(seating), minutes)
+                seed, str(seating), minutes, leader)
 
 
 def create(plan: Plan, *, group: object = None, group_token: object = None, date: Date | None = None,
@@ -165,7 +165,7 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
         else:
             grp = Group(name=group_name)
             db.session.add(grp)
-        night = Night(group=grp, name=plan.name, currency=plan.currency, date=date, place=place, leader="",
+        night = Night(group=grp, name=plan.name, currency=plan.currency, date=date, place=place, leader=plan.leader,
                       language=lang)
         db.session.add(night)
         for pname in plan.players:
@@ -178,6 +178,7 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
                            series_minutes=plan.series_minutes, series_started_at=now())
         db.session.add(tourn)
         db.session.flush()
+        tournament_money.charge_fees(tourn, plan.players)  # owed from the start (issue 43.4)
         _seat_tables(tourn, night, tables, states, 1)
         tx.store_reply(idem, tourn)
     return tourn
@@ -248,7 +249,7 @@ def _is_last(tourn: Tournament, tables: list[TournamentTable]) -> bool:
 
 
 def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
-    """The next series' tables, or, after the last series, the end: fees and prizes into the night.
+    """The next series' tables, or, after the last series, the end: the prizes into the night.
 
     Checked and written under the night's lock, so two organisers' phones
     pressing "next" at once draw one series, and the other gets the 409 of
@@ -265,7 +266,7 @@ def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
         if playing:
             raise StillPlaying(playing)
         if _is_last(tourn, tables):
-            _finish(tourn)
+            tournament_money.finish(tourn)
         else:
             _draw_next(tourn, tables)
         tx.store_reply(idem, tourn)
@@ -290,25 +291,3 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> None:
     _seat_tables(tourn, tourn.night, drawn, states, series)
     live.note(tourn.night_id, "tournament")
     db.session.expire(tourn, ["tables"])
-
-
-def _finish(tourn: Tournament) -> None:
-    """The tournament ends: each seated player's prize less the fee, as one ``prize`` row each (adding up to zero).
-
-    Finished first, then counted: the standings of a finished knockout are
-    the ones shown from now on (the final's first place is the champion), and
-    the prizes are counted from those same rows, so the places shown and the
-    prizes agree (a tied final was shown as places 1 and 2 and paid as a
-    shared first place, issue 43.1).
-    """
-    tourn.finished = True
-    rows = standings.standings(tourn)
-    won = {p.player: p.amount for p in draw.prizes(rows, tourn.entry_fee * len(rows), tourn.prizes, tourn.seed)}
-    nets = {row.player: won.get(row.player, 0) - tourn.entry_fee for row in rows}
-    assert sum(nets.values()) == 0, nets  # every unit of the pool is given out (a bug otherwise)
-    for name, net in nets.items():
-        if net:
-            db.session.add(Payment(night_id=tourn.night_id, kind=PaymentKind.PRIZE, payer=name, payee="",
-                                   amount=net, carry_id=f"tournament:{tourn.id}"))
-    live.note(tourn.night_id, "tournament")
-

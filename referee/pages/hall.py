@@ -192,8 +192,8 @@ def me(tournament_id: int) -> Any:
     return render_template("pages/tournament_me.html", t=view, night=found.night, names=names, name=name,
                            seat=seat, standing=standing, prize=prize, form=form, champions=champions(view),
                            rated=rated, figure=ratings.figure, game=found.game,
-                           # what one pays or receives is shown once the tournament is over (the settlement)
-                           **(money_of(found.night, name) if view["finished"] else {}))
+                           # what one pays or receives: the fee from the start (issue 43.4), all of it once over
+                           **(money_of(found.night, name) if view["finished"] or found.entry_fee else {}))
 
 
 def money_of(night: Any, name: str) -> dict[str, Any]:

@@ -41,6 +41,8 @@ class TournamentForm(FlaskForm):  # type: ignore[misc]
                          validators=[Optional(), Length(max=200)])
     series_minutes = IntegerField(_l("Time limit per series, minutes (optional)"),
                                   validators=[Optional(), NumberRange(min=1, max=MAX_SERIES_MINUTES)])
+    leader = StringField(_l("Who holds the prize pool (optional, a player or not)"),
+                         validators=[Optional(), Length(max=40)])
     seed = StringField(_l("Seed of the draw (optional)"), validators=[Optional(), Length(max=64)])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -63,10 +65,10 @@ class TournamentForm(FlaskForm):  # type: ignore[misc]
             body["series"] = self.series.data or 1
         if self.series_minutes.data:
             body["series_minutes"] = self.series_minutes.data
-        for key in ("stake", "entry_fee", "seed"):
+        for key in ("stake", "entry_fee", "seed", "leader"):
             value = (getattr(self, key).data or "").strip()
             if value:
-                body[key] = value.replace(",", ".") if key != "seed" else value
+                body[key] = value.replace(",", ".") if key in ("stake", "entry_fee") else value
         prizes = (self.prizes.data or "").replace(";", ",").strip()
         if prizes:
             try:

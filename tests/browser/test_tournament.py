@@ -250,11 +250,12 @@ def test_a_players_own_view_on_the_phone(live_server: LiveServer, browser: Any, 
     balance = state["state"]["balances"][me]
     standing = page.locator("#my-standing").inner_text().replace("\u00a0", " ")
     assert "Place 1 of 9" in standing and f"SEK {balance}" in standing, (standing, balance)
+    assert "You pay" in page.locator("#my-money").inner_text()  # the entry fee, owed from the start (issue 43.4)
     player.shot("standing", full=False)
     close_all(base, made["edit_token"], [t["match"] for t in made["tables"]])
     status, body = call(base, "POST", f"/api/tournaments/{made['id']}/next", {}, made["edit_token"])
     assert status == 200 and body["finished"], body
-    page.locator("#my-money").wait_for()
+    page.locator("#my-standing").get_by_text("Prize").wait_for()  # the page follows the finish
     money = page.locator("#my-money").inner_text()
     assert "You receive" in money or "You pay" in money, money
     assert "Prize" in page.locator("#my-standing").inner_text()
