@@ -30,6 +30,12 @@ from referee.models import now
 
 EVENT_KINDS = tuple(kind.value for kind in EventKind)
 PAYMENT_KINDS = tuple(kind.value for kind in PaymentKind)
+#: The kinds whose rows are one party's (no payee), each one of a carry's rows that add up to zero: the
+#: halves of a carried debt, a tournament's fee-and-prize rows. Any other kind (a payment; a kind added
+#: later, such as a tournament's fee) is read as its export writes it: with a payee, a transfer between
+#: two parties of the night; without one, one of a carry's rows. So every kind round-trips, and no file
+#: makes the night's balances unequal.
+ONE_SIDED = (PaymentKind.OPENING, PaymentKind.CARRY_OUT, PaymentKind.PRIZE)
 
 #: Bounds on what one import may hold: a night's (:mod:`referee.bounds`), so that the export of any night
 #: the app let grow imports again; far above any real night, low enough that a hostile file cannot tie up
@@ -308,14 +314,17 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
                                name=repr(payer), where=f"{at}.payer")
         amount = _int(obj["amount_minor"], f"{at}.amount_minor")
         carry_id = obj.get("carry_id")
-        if kind == PaymentKind.PAYMENT:
+        if kind == PaymentKind.PAYMENT or (payee and kind not in ONE_SIDED):
+            # A transfer between two parties (a payment, or a kind added later that names a payee): zero in itself.
             if payee not in parties or payee == payer:
                 raise BadInput(f"{at}.payee", "%(where)s must be another player of the night.", where=f"{at}.payee")
-            if amount <= 0:
+            if kind == PaymentKind.PAYMENT and amount <= 0:
                 raise BadInput(f"{at}.amount_minor", "A payment must be more than zero.")
-            if carry_id is not None:
+            if kind == PaymentKind.PAYMENT and carry_id is not None:
                 raise BadInput(f"{at}.carry_id", "A payment has no carry id.")
-        else:
+            if carry_id is not None:
+                carry_id = check_text(carry_id, f"{at}.carry_id", 40)
+        else:  # one party's row: one of a carry's rows, which add up to zero (_check_carries)
             if payee:
                 raise BadInput(f"{at}.payee", "An %(kind)s row has no payee.", kind=kind)
             if amount == 0:
@@ -341,7 +350,7 @@ def _check_carries(rows: Sequence[_PaymentIn]) -> None:
     """
     carries: dict[tuple[str, str], list[_PaymentIn]] = {}
     for row in rows:
-        if row.carry_id is not None:
+        if row.carry_id is not None and not row.payee:  # a transfer is zero in itself
             carries.setdefault((row.kind, row.carry_id), []).append(row)
     for (kind, carry_id), part in carries.items():
         total = sum(r.amount for r in part)
