@@ -10,16 +10,23 @@ that writes nothing.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from typing import Any
 
 from sqlalchemy import func, select
 
 from referee.ledger import nights, tx
-from referee.ledger.fingerprint import part_link
 from referee.models import Tournament, TournamentEntry, db
 from tests.tournament.helpers import bearer, play_schwimmen, view
 
 FORTY_EIGHT = [f"Spelare {k:02d}" for k in range(48)]
+
+
+def part_link(fingerprint: str, part: dict[str, Any]) -> str:
+    """The tournament part's link as the contract says it: its canonical JSON chained to the fingerprint."""
+    body = json.dumps({"part": part}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256((fingerprint + body).encode()).hexdigest()
 
 
 def rows(app: Any) -> dict[str, int]:
