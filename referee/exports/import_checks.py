@@ -37,12 +37,10 @@ PAYMENT_KINDS = tuple(kind.value for kind in PaymentKind)
 #: makes the night's balances unequal.
 ONE_SIDED = (PaymentKind.OPENING, PaymentKind.CARRY_OUT, PaymentKind.PRIZE)
 
-#: Bounds on what one import may hold: a night's (:mod:`referee.bounds`), so that the export of any night
-#: the app let grow imports again; far above any real night, low enough that a hostile file cannot tie up
-#: a worker for long.
-MAX_MATCHES = bounds.NIGHT_MATCHES
-MAX_EVENTS = bounds.NIGHT_EVENTS  # in all matches together (``MAX_IMPORT_EVENTS``; one match: ``MAX_MATCH_EVENTS``)
-MAX_PAYMENTS = bounds.NIGHT_PAYMENTS
+#: Bounds on what one import may hold: a night's (:mod:`referee.bounds`, read there at each import), so that
+#: the export of any night the app let grow imports again; far above any real night, low enough that a
+#: hostile file cannot tie up a worker for long. Events in all matches together: ``MAX_IMPORT_EVENTS``
+#: (:data:`referee.bounds.NIGHT_EVENTS`); of one match: ``MAX_MATCH_EVENTS``.
 MAX_REASON = 500
 MAX_PAYLOAD_DEPTH = 8
 #: The times an import accepts (``created_at``): no real night is outside, and dates a little outside
@@ -183,7 +181,7 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
     """A match's log; at most ``per_match`` events numbered up to ``per_match``, and ``budget`` left in all."""
     if isinstance(raw, list) and len(raw) > budget:
         raise BadInput(where, "The matches of an import hold more than %(n)s events in all.",
-                       n=int(current_app.config.get("MAX_IMPORT_EVENTS", MAX_EVENTS)))
+                       n=int(current_app.config.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS)))
     entries = _list(raw, where, per_match)
     out: list[_EventIn] = []
     last = 0
@@ -245,10 +243,10 @@ def _kept(obj: Mapping[str, Any], at: str, seq: int, per_match: int) -> tuple[An
 
 
 def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
-    entries = _list(raw, "matches", MAX_MATCHES)
+    entries = _list(raw, "matches", bounds.NIGHT_MATCHES)
     known = set(names)
     out: list[_MatchIn] = []
-    budget = int(current_app.config.get("MAX_IMPORT_EVENTS", MAX_EVENTS))
+    budget = int(current_app.config.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS))
     per_match = ledger.match_events_limit()
     allowed = ("game", "seats", "first_dealer", "stake_minor", "stake", "options", "carried_in_minor",
                "carried_in", "status", "created_at", "rounds", "link")
@@ -292,7 +290,7 @@ def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]
 
 def check_payments(raw: object, names: list[str], money: Money, leader: str = "") -> list[_PaymentIn]:
     """The payment rows; the game leader is a party too, playing or not (the leader plan, issue 26)."""
-    entries = _list(raw, "payments", MAX_PAYMENTS)
+    entries = _list(raw, "payments", bounds.NIGHT_PAYMENTS)
     parties = set(names) | {POT_PARTY} | ({leader} if leader else set())
     out = []
     allowed = ("kind", "payer", "payee", "payer_pot", "payee_pot", "amount_minor", "amount", "carry_id", "void",

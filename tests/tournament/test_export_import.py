@@ -12,12 +12,17 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
+from referee import bounds
 from referee.ledger import nights, tx
+from referee.ledger import tournaments as tourneys
 from referee.models import Tournament, TournamentEntry, db
+from tests.conftest import make_app
 from tests.tournament.helpers import bearer, play_schwimmen, view
 
 FORTY_EIGHT = [f"Spelare {k:02d}" for k in range(48)]
@@ -48,15 +53,18 @@ def entries(app: Any, tournament_id: int) -> list[tuple[str, int, int | None]]:
             select(TournamentEntry).where(TournamentEntry.tournament_id == tournament_id).order_by(TournamentEntry.id))]
 
 
-def come_late_and_leave(app: Any, tournament_id: int) -> None:
-    """Lea comes late (seated from series 2, a player of the night), Spelare 07 leaves in series 2; the time
-    limit set: written as the model has them (the API for them is another branch's)."""
+def come_late_and_leave(app: Any, tournament_id: int, *, late: bool = True) -> None:
+    """Lea comes late (seated from series 2, a player of the night; not in a knockout, nor past the night's
+    players), Spelare 07 leaves in series 2; the time limit set: written as the model has them (the API for
+    them is another branch's)."""
     with app.app_context(), tx.writing():
         tourn = db.session.get(Tournament, tournament_id)
         assert tourn is not None
-        nights.seat_player(tourn.night, "Lea")
-        db.session.add(TournamentEntry(tournament=tourn, player="Lea", joined_series=2))
-        db.session.add(TournamentEntry(tournament=tourn, player="Spelare 07", joined_series=1, left_series=2))
+        if late:
+            nights.seat_player(tourn.night, "Lea")
+            db.session.add(TournamentEntry(tournament=tourn, player="Lea", joined_series=2))
+        db.session.add(TournamentEntry(tournament=tourn, player="Spelare 007" if not late else "Spelare 07",
+                                       joined_series=1, left_series=2))
         tourn.series_minutes = 45
 
 
@@ -181,3 +189,44 @@ def test_an_export_of_version_2_still_imports_as_a_plain_night(client: Any) -> N
     # a version 2 file never had a tournament part
     reply = client.post("/api/import", json=export | {"version": 2})
     assert reply.status_code == 400 and reply.get_json()["field"] == "tournament", reply.get_json()
+
+
+@pytest.mark.parametrize("shape", [
+    # the biggest knockout plan of the most players: 480 at tables of 3, 241 tables over 6 series
+    {"players": tourneys.MAX_PLAYERS, "table_size": 3, "format": "knockout", "prizes": [1] * 100},
+    # the most series, at the night's most matches: 40 players at tables of 2 over 50 series, 1,000 tables
+    {"players": 40, "table_size": 2, "series": tourneys.MAX_SERIES, "prizes": [3] * 20 + [2] * 20},
+], ids=["knockout-480", "series-50"])
+def test_the_biggest_tournaments_round_trip(backend: str, tmp_path: Path, shape: dict[str, Any]) -> None:
+    """Played to the end (every table closed), the most prize places, entries, the time limit: exported and
+    imported, the same tournament but for ids and tokens, with the export's fingerprint."""
+    from referee import ledger
+
+    names = [f"Spelare {k:03d}" for k in range(shape["players"])]
+    application = make_app(backend, tmp_path)
+    try:
+        with application.test_request_context("/"):
+            plan = tourneys.check({"name": "N" * 100, "currency": "SEK", "game": "schwimmen", "players": names,
+                                   "seed": "s" * tourneys.MAX_SEED, "entry_fee": "1.00"}
+                                  | {k: v for k, v in shape.items() if k != "players"})
+            tourn = tourneys.create(plan)
+            tid, night_id, token = tourn.id, tourn.night_id, tourn.night.edit_token
+            come_late_and_leave(application, tid, late=False)
+            while not tourneys.get(tid).finished:
+                for table in tourneys.current_tables(tourneys.get(tid)):
+                    ledger.close_match(table.match_id, "split")
+                tourneys.next_series(tid)
+            assert len(tourneys.get(tid).tables) == (241 if shape.get("format") else bounds.NIGHT_MATCHES)
+        client = application.test_client()
+        export = client.get(f"/api/nights/{night_id}/export.json", headers=bearer(token)).get_json()
+        reply = client.post("/api/import", json=export)
+        assert reply.status_code == 201, reply.get_json()
+        copied = reply.get_json()
+        assert without_ids(view(client, copied["tournament"], copied["edit_token"])) == without_ids(
+            view(client, tid, token))
+        assert copied["fingerprint"] == export["fingerprint"]
+        assert entries(application, copied["tournament"]) == entries(application, tid)
+    finally:
+        with application.app_context():
+            db.session.remove()
+            db.engine.dispose()

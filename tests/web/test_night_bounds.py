@@ -75,6 +75,36 @@ def test_a_night_at_its_matches_takes_no_more(app: Any, monkeypatch: pytest.Monk
     assert rows(app) == before
 
 
+def test_a_night_at_its_payment_rows_takes_no_more_and_its_export_imports(app: Any,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Payments paid and voided again: at the night's payment rows, one more is a ``400`` that writes nothing,
+    and the night's export imports (its rows were more than the import takes, issue 43.6)."""
+    monkeypatch.setattr(bounds, "NIGHT_PAYMENTS", 4)
+    api = Api(app.test_client())
+    api.new_night(PLAYERS)
+    match = api.new_match("svangknack", PLAYERS, stake="3.00")
+    status, body = api.round(match["id"], {"participants": PLAYERS, "tricks": {"Anna": 3, "Bo": 0, "Cia": 0}})
+    assert status == 201, body
+    assert api.call("POST", f"/api/matches/{match['id']}/close", {"pot": "split"})[0] == 200
+    owes = next(name for name, value in api.call("GET", f"/api/nights/{api.night['id']}")[1]["balances"].items()
+                if value.startswith("-"))
+    to = next(name for name in PLAYERS if name != owes)
+    pay = {"from": owes, "to": to, "amount": "0.01"}
+    for _ in range(4):
+        status, body = api.call("POST", f"/api/nights/{api.night['id']}/payments", pay)
+        assert status == 201, body
+        assert api.call("POST", f"/api/nights/{api.night['id']}/payments/{body['payment']['id']}/void",
+                        {"reason": "typo"})[0] == 200
+    before = rows(app)
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/payments", pay)
+    assert status == 400 and "holds 4 payment rows, the most a night may hold" in body["error"], body
+    assert rows(app) == before
+    status, export = api.call("GET", f"/api/nights/{api.night['id']}/export.json")
+    assert status == 200 and len(export["payments"]) == 4
+    status, body = api.call("POST", "/api/import", export, token=None)
+    assert status == 201, body
+
+
 def test_a_tournament_nights_own_matches_leave_room_for_its_series_to_come(app: Any,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bounds, "NIGHT_MATCHES", 7)
@@ -177,6 +207,10 @@ def test_the_export_of_a_night_at_the_bounds_imports_again(backend: str, tmp_pat
         assert reply.status_code == 201, reply.get_json()
         imported = client.get(f"/api/nights/{reply.get_json()['id']}", headers=bearer(reply.get_json()["edit_token"]))
         assert len(imported.get_json()["matches"]) == bounds.NIGHT_MATCHES
+        # with its tournament: the 960 tables of its 8 series, finished as it was (issue 43.6)
+        copied = client.get(f"/api/tournaments/{reply.get_json()['tournament']}",
+                            headers=bearer(reply.get_json()["edit_token"])).get_json()
+        assert copied["finished"] and (copied["series"], copied["of"], len(copied["standings"])) == (8, 8, 480)
     finally:
         with application.app_context():
             db.session.remove()
