@@ -72,7 +72,7 @@ def _int(value: object, where: str, *, low: int = -MAX_MINOR, high: int = MAX_MI
     return value
 
 
-def _bool(value: object, where: str) -> bool:
+def check_bool(value: object, where: str) -> bool:
     if not isinstance(value, bool):
         raise BadInput(where, "%(where)s must be true or false.", where=where)
     return value
@@ -86,7 +86,7 @@ def check_text(value: object, where: str, max_len: int) -> str:
     return value
 
 
-def _list(value: object, where: str, max_len: int) -> list[Any]:
+def check_list(value: object, where: str, max_len: int) -> list[Any]:
     if not isinstance(value, list):
         raise BadInput(where, "%(where)s must be a list.", where=where)
     if len(value) > max_len:
@@ -114,7 +114,7 @@ def check_moment(value: object, where: str) -> datetime:
     return moment
 
 
-def _money(obj: Mapping[str, Any], key: str, where: str, money: Money, *, default: int | None = None) -> int:
+def check_money(obj: Mapping[str, Any], key: str, where: str, money: Money, *, default: int | None = None) -> int:
     """``<key>_minor`` (the truth), checked against the decimal ``<key>`` when both are given."""
     minor_key = f"{key}_minor"
     if minor_key not in obj:
@@ -154,7 +154,7 @@ def _plain_json(value: object, where: str, depth: int = 0) -> None:
 
 
 def check_players(raw: object) -> list[dict[str, str]]:
-    entries = _list(raw, "players", bounds.NIGHT_PLAYERS)
+    entries = check_list(raw, "players", bounds.NIGHT_PLAYERS)
     objs = [check_object(e, f"players[{k}]", ("name", "swish", "iban", "account_holder"), ("name",))
             for k, e in enumerate(entries)]
     names = clean_players([o["name"] for o in objs], "players", bounds.NIGHT_PLAYERS)
@@ -182,7 +182,7 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
     if isinstance(raw, list) and len(raw) > budget:
         raise BadInput(where, "The matches of an import hold more than %(n)s events in all.",
                        n=int(current_app.config.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS)))
-    entries = _list(raw, where, per_match)
+    entries = check_list(raw, where, per_match)
     out: list[_EventIn] = []
     last = 0
     for k, entry in enumerate(entries):
@@ -209,7 +209,7 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
                                where=f"{at}.payload.pot", choices=", ".join(CLOSE_HOWS))
             if close.get("to") is not None:
                 check_text(close["to"], f"{at}.payload.to", ledger.MAX_NAME)
-        void = _bool(obj.get("void", False), f"{at}.void")
+        void = check_bool(obj.get("void", False), f"{at}.void")
         reason = check_text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = check_moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
         voided_at = check_moment(obj["voided_at"], f"{at}.voided_at") if obj.get("voided_at") is not None else None
@@ -243,7 +243,7 @@ def _kept(obj: Mapping[str, Any], at: str, seq: int, per_match: int) -> tuple[An
 
 
 def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
-    entries = _list(raw, "matches", bounds.NIGHT_MATCHES)
+    entries = check_list(raw, "matches", bounds.NIGHT_MATCHES)
     known = set(names)
     out: list[_MatchIn] = []
     budget = int(current_app.config.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS))
@@ -268,10 +268,10 @@ def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]
         if dealer not in seats:
             raise BadInput(f"{at}.first_dealer", "%(where)s must be one of the match's players.",
                            where=f"{at}.first_dealer")
-        stake = _money(obj, "stake", at, money)
+        stake = check_money(obj, "stake", at, money)
         if stake < 0:
             raise BadInput(f"{at}.stake_minor", "A stake cannot be negative.")
-        carried_in = _money(obj, "carried_in", at, money, default=0)
+        carried_in = check_money(obj, "carried_in", at, money, default=0)
         if carried_in and not spec(game).can_carry:
             raise BadInput(f"{at}.carried_in_minor", "%(game)s has no carried pot.", game=spec(game).title)
         try:
@@ -290,7 +290,7 @@ def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]
 
 def check_payments(raw: object, names: list[str], money: Money, leader: str = "") -> list[_PaymentIn]:
     """The payment rows; the game leader is a party too, playing or not (the leader plan, issue 26)."""
-    entries = _list(raw, "payments", bounds.NIGHT_PAYMENTS)
+    entries = check_list(raw, "payments", bounds.NIGHT_PAYMENTS)
     parties = set(names) | {POT_PARTY} | ({leader} if leader else set())
     out = []
     allowed = ("kind", "payer", "payee", "payer_pot", "payee_pot", "amount_minor", "amount", "carry_id", "void",
@@ -328,8 +328,8 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
             if amount == 0:
                 raise BadInput(f"{at}.amount_minor", "An %(kind)s row cannot be zero.", kind=kind)
             carry_id = check_text(carry_id, f"{at}.carry_id", 40)
-        _money(obj, "amount", at, money)  # the decimal amount, if given, agrees with amount_minor
-        void = _bool(obj.get("void", False), f"{at}.void")
+        check_money(obj, "amount", at, money)  # the decimal amount, if given, agrees with amount_minor
+        void = check_bool(obj.get("void", False), f"{at}.void")
         reason = check_text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = check_moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
         voided_at = check_moment(obj["voided_at"], f"{at}.voided_at") if obj.get("voided_at") is not None else None

@@ -35,7 +35,14 @@ from referee.engine import tournament as draw
 from referee.engine.money import Money
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import SPECS, spec
-from referee.exports.import_checks import check_moment, check_object, check_text
+from referee.exports.import_checks import (
+    check_bool,
+    check_list,
+    check_moment,
+    check_money,
+    check_object,
+    check_text,
+)
 from referee.exports.night_json import TOURNAMENT_KEYS
 from referee.ledger import MAX_TEXT, clean_name, clean_players
 from referee.ledger import fingerprint as fp
@@ -48,30 +55,23 @@ MAX_SERIES_MINUTES = 24 * 60
 
 
 def _whole(obj: Mapping[str, Any], key: str, low: int, high: int, *, default: int | None = None) -> int:
+    """``tournament.<key>`` (``default`` when left out, if it has one), from ``low`` to ``high``."""
     return _at(obj if key in obj or default is None else {key: default}, key, "tournament", high, low=low)
-
-
-def _minor(obj: Mapping[str, Any], key: str, money: Money) -> int:
-    """``<key>_minor``, not negative, agreeing with the decimal ``<key>`` when given."""
-    value = _whole(obj, f"{key}_minor", 0, 10**15, default=0)
-    if obj.get(key) is not None and money.parse(obj[key], f"tournament.{key}") != value:
-        raise BadInput(f"tournament.{key}", "tournament.%(key)s disagrees with tournament.%(key)s_minor.", key=key)
-    return value
 
 
 def check_part(raw: object, fingerprint: object, names: Sequence[str], matches_in: Sequence[MatchIn],
                money: Money) -> TournamentIn:
     """The file's tournament part, checked as a creation is and against the night's matches (``400`` naming the
-    field); ``fingerprint``: the file's, which the part's ``link`` is chained to (checked when the file has one)."""
+    field); ``fingerprint``: the file's, which the part's ``link`` is chained to."""
     obj = check_object(raw, "tournament", TOURNAMENT_KEYS, ("name", "game", "format", "table_size", "tables"))
-    if fingerprint is not None:
-        if obj.get("link") != fp.part_link(str(fingerprint), {k: v for k, v in obj.items() if k != "link"}):
-            raise BadInput("tournament", "The tournament's link does not hold: its tables, seats, entries or "
-                                         "prizes were changed.")
+    if obj.get("link") != fp.part_link(str(fingerprint or ""), {k: v for k, v in obj.items() if k != "link"}):
+        raise BadInput("tournament", "The tournament's link does not hold: its tables, seats, entries or "
+                                     "prizes were changed.")
     name = clean_name(obj["name"], "tournament.name", MAX_TEXT)
     game = obj["game"]
     if not isinstance(game, str) or game not in SPECS:
-        raise BadInput("tournament.game", "tournament.game must be one of: %(games)s.", games=", ".join(SPECS))
+        raise BadInput("tournament.game", "%(where)s must be one of: %(choices)s.", where="tournament.game",
+                       choices=", ".join(SPECS))
     fmt = obj["format"]
     if fmt not in tuple(draw.Format):
         raise BadInput("tournament.format", "format must be series or knockout.")
@@ -95,30 +95,30 @@ def check_part(raw: object, fingerprint: object, names: Sequence[str], matches_i
     if minutes is not None:
         minutes = _whole(obj, "series_minutes", 1, MAX_SERIES_MINUTES)
     started = obj.get("series_started_at")
-    finished = obj.get("finished", False)
-    if not isinstance(finished, bool):
-        raise BadInput("tournament.finished", "tournament.finished must be true or false.")
+    finished = check_bool(obj.get("finished", False), "tournament.finished")
+    stake = check_money(obj, "stake", "tournament", money, default=0)
+    fee = check_money(obj, "entry_fee", "tournament", money, default=0)
+    if stake < 0 or fee < 0:
+        raise BadInput("tournament.entry_fee_minor", "entry_fee cannot be negative.")
     return TournamentIn(
         name=name, game=game, format=str(fmt), series_count=series_count, current_series=current,
-        table_size=table_size, advance=advance, stake=_minor(obj, "stake", money), options=options,
-        entry_fee=_minor(obj, "entry_fee", money), prizes=list(prizes), seed=seed, seating=str(seating),
+        table_size=table_size, advance=advance, stake=stake, options=options,
+        entry_fee=fee, prizes=list(prizes), seed=seed, seating=str(seating),
         finished=finished,
         created_at=check_moment(obj["created_at"], "tournament.created_at") if "created_at" in obj else None,
         series_minutes=minutes,
         series_started_at=check_moment(started, "tournament.series_started_at") if started is not None else None,
         tables=_tables(obj["tables"], game, table_size, current, matches_in),
-        entries=_entries(obj.get("entries", []), names, current))
+        entries=_entries(obj.get("entries", []), names))
 
 
 def _tables(raw: object, game: str, table_size: int, current: int,
             matches_in: Sequence[MatchIn]) -> list[tuple[int, int, int]]:
     """(series, table, match number) of each table: one match each, of the game; the current series has tables."""
-    if not isinstance(raw, list) or len(raw) > len(matches_in):
-        raise BadInput("tournament.tables", "tournament.tables must be a list of at most one table per match.")
     out: list[tuple[int, int, int]] = []
     seen: set[tuple[int, int]] = set()
     used: set[int] = set()
-    for k, entry in enumerate(raw):
+    for k, entry in enumerate(check_list(raw, "tournament.tables", len(matches_in))):  # a match is one table
         at = f"tournament.tables[{k}]"
         row = check_object(entry, at, ("series", "table", "match"), ("series", "table", "match"))
         series = _at(row, "series", at, current)
@@ -146,19 +146,18 @@ def _at(row: Mapping[str, Any], key: str, at: str, high: int, *, low: int = 1) -
     return value
 
 
-def _entries(raw: object, names: Sequence[str], current: int) -> list[EntryIn]:
+def _entries(raw: object, names: Sequence[str]) -> list[EntryIn]:
     """Who came late or left early: players of the night, once each, series within the tournament's."""
-    if not isinstance(raw, list) or len(raw) > len(names):
-        raise BadInput("tournament.entries", "tournament.entries must be a list of at most one entry per player.")
     objs = [check_object(e, f"tournament.entries[{k}]", ("player", "joined_series", "left_series", "created_at"),
-                         ("player",)) for k, e in enumerate(raw)]
+                         ("player",)) for k, e in enumerate(check_list(raw, "tournament.entries", len(names)))]
     players = clean_players([o["player"] for o in objs], "tournament.entries", len(names))
     known = set(names)
     out = []
     for k, (player, obj) in enumerate(zip(players, objs, strict=True)):
         at = f"tournament.entries[{k}]"
         if player not in known:
-            raise BadInput(f"{at}.player", "%(name)s is not a player of the night.", name=repr(player))
+            raise BadInput(f"{at}.player", "%(name)s in %(where)s is not a player of the night.", name=repr(player),
+                           where=f"{at}.player")
         joined = _at(obj | {"joined_series": obj.get("joined_series", 1)}, "joined_series", at, tourneys.MAX_SERIES)
         left = obj.get("left_series")
         if left is not None:
