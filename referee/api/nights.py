@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import jsonify, request
+from flask import Response, jsonify, request
 
-from referee import exports, ledger, night_changes, payment_codes, pots
+from referee import bounds, exports, ledger, night_changes, payment_codes, pots
 from referee.api import _date, authorize, authorized_night, body, bp, respond
 from referee.engine import BadInput
 from referee.ledger import fingerprint, inputs, paying, payments, rights, tournament_view
@@ -222,7 +223,10 @@ def export_night(night_id: int) -> Any:
     """Everything needed to rebuild the night (its facts, never derived states)."""
     night = ledger.get_night(night_id)
     access = authorize(night, write=False)
-    resp = jsonify(exports.export_night(night, organiser=access.may_edit()))  # the seed as the view shows it
+    # UTF-8, not \u escapes: a name or reason outside ASCII is 2 to 4 bytes, not 6 to 12, so the export of
+    # the largest night stays within what its import takes (bounds.IMPORT_BYTES; the seed as the view shows it)
+    resp = Response(json.dumps(exports.export_night(night, organiser=access.may_edit()), ensure_ascii=False,
+                               sort_keys=True, separators=(",", ":")), mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="night-{night.id}.json"'
     return resp
 
@@ -230,7 +234,7 @@ def export_night(night_id: int) -> Any:
 @bp.post("/import")
 def import_night() -> Any:
     """A night export into a new group: checked and replayed before anything is stored."""
-    request.max_content_length = 16 * 1024 * 1024  # exports of long nights pass 256 KB; set before reading
+    request.max_content_length = bounds.IMPORT_BYTES  # the export of the largest night; set before reading
     idem = idempotent.from_request(_imported)
     data = request.get_json(silent=True)
     if not isinstance(data, dict):

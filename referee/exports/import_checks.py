@@ -17,7 +17,7 @@ from flask import current_app
 
 from referee import bounds, ledger, payment_codes, pots
 from referee.engine import BadInput
-from referee.engine.money import MAX_MINOR, Money
+from referee.engine.money import MAX_AMOUNT, MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import SPECS, spec
 from referee.engine.vocab import CLOSE_HOWS, EventKind, PaymentKind
@@ -114,16 +114,22 @@ def check_moment(value: object, where: str) -> datetime:
     return moment
 
 
-def check_money(obj: Mapping[str, Any], key: str, where: str, money: Money, *, default: int | None = None) -> int:
-    """``<key>_minor`` (the truth), checked against the decimal ``<key>`` when both are given."""
+def check_money(obj: Mapping[str, Any], key: str, where: str, money: Money, *, default: int | None = None,
+                high: int = MAX_MINOR) -> int:
+    """``<key>_minor`` (the truth, at most ``high`` either way), checked against the decimal ``<key>`` when both
+    are given. An amount from outside is at most ``MAX_MINOR``; one the app worked out (a carried pot, a prize, a
+    carried balance) may be more (:data:`referee.bounds.NIGHT_AMOUNT`), and its decimal is then the one the
+    export writes."""
     minor_key = f"{key}_minor"
     if minor_key not in obj:
         if default is None:
             raise BadInput(f"{where}.{minor_key}", "%(where)s is missing.", where=f"{where}.{minor_key}")
         minor = default
     else:
-        minor = _int(obj[minor_key], f"{where}.{minor_key}")
-    if obj.get(key) is not None and money.parse(obj[key], f"{where}.{key}") != minor:
+        minor = _int(obj[minor_key], f"{where}.{minor_key}", low=-high, high=high)
+    text = obj.get(key)
+    if text is not None and (text != money.format(minor) if abs(minor) > MAX_MINOR
+                             else money.parse(text, f"{where}.{key}") != minor):
         raise BadInput(f"{where}.{key}", "%(a)s (%(x)s) disagrees with %(b)s (%(y)s).",
                        a=f"{where}.{key}", x=str(obj[key])[:20], b=f"{where}.{minor_key}", y=minor)
     return minor
@@ -271,7 +277,7 @@ def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]
         stake = check_money(obj, "stake", at, money)
         if stake < 0:
             raise BadInput(f"{at}.stake_minor", "A stake cannot be negative.")
-        carried_in = check_money(obj, "carried_in", at, money, default=0)
+        carried_in = check_money(obj, "carried_in", at, money, default=0, high=MAX_AMOUNT)  # a pot, worked out
         if carried_in and not spec(game).can_carry:
             raise BadInput(f"{at}.carried_in_minor", "%(game)s has no carried pot.", game=spec(game).title)
         try:
@@ -310,7 +316,9 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
         if payer not in parties:
             raise BadInput(f"{at}.payer", "%(name)s in %(where)s is not a player of the night.",
                                name=repr(payer), where=f"{at}.payer")
-        amount = _int(obj["amount_minor"], f"{at}.amount_minor")
+        # a payment's amount came from outside (MAX_MINOR); a carried balance or a prize was worked out
+        amount = check_money(obj, "amount", at, money,
+                             high=MAX_MINOR if kind == PaymentKind.PAYMENT else bounds.NIGHT_AMOUNT)
         carry_id = obj.get("carry_id")
         if kind == PaymentKind.PAYMENT or (payee and kind not in ONE_SIDED):
             # A transfer between two parties (a payment, or a kind added later that names a payee): zero in itself.
@@ -328,7 +336,6 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
             if amount == 0:
                 raise BadInput(f"{at}.amount_minor", "An %(kind)s row cannot be zero.", kind=kind)
             carry_id = check_text(carry_id, f"{at}.carry_id", 40)
-        check_money(obj, "amount", at, money)  # the decimal amount, if given, agrees with amount_minor
         void = check_bool(obj.get("void", False), f"{at}.void")
         reason = check_text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = check_moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -269,3 +270,22 @@ def test_a_payment_kind_the_import_does_not_know_by_name_round_trips(app: Any, m
     reply = client.post("/api/import", json=one_sided)
     assert reply.status_code == 400 and reply.get_json()["field"] == "payments", reply.get_json()
     assert rows(app) == before
+
+
+def test_a_tournament_at_the_largest_fee_round_trips(client: Any) -> None:
+    """The largest fee (an amount from outside: 10,000,000,000.00) of 9 players: the winner's prize row holds
+    more than any amount from outside, and the import took no amount past that (issue 43.6)."""
+    made = client.post("/api/tournaments", json={
+        "name": "K", "currency": "SEK", "game": "schwimmen", "players": FORTY_EIGHT[:9], "table_size": 4,
+        "stake": "1.00", "entry_fee": "10000000000.00", "prizes": [70, 30], "seed": "fee"}).get_json()
+    edit = bearer(made["edit_token"])
+    play_series(client, made["tables"])
+    assert client.post(f"/api/tournaments/{made['id']}/next", headers=edit).status_code == 200
+    export = client.get(f"/api/nights/{made['night']}/export.json", headers=edit).get_json()
+    assert max(p["amount_minor"] for p in export["payments"]) > 10**12
+    reply = client.post("/api/import", json=export)
+    assert reply.status_code == 201, reply.get_json()
+    copied = reply.get_json()
+    old, new = view(client, made["id"], made["edit_token"]), view(client, copied["tournament"], copied["edit_token"])
+    assert new["prizes"] == old["prizes"] and sum(Decimal(p["amount"]) for p in new["prizes"]) == Decimal(
+        "90000000000.00")  # the whole pool

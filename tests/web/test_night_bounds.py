@@ -215,3 +215,51 @@ def test_the_export_of_a_night_at_the_bounds_imports_again(backend: str, tmp_pat
         with application.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def test_the_largest_rows_of_an_export_fit_the_bytes_its_import_takes(app: Any) -> None:
+    """Each kind of row at its largest (names of 40 characters of 4 bytes, a round naming 8 of 9 players, voids
+    with reasons of 500 such characters), as the export writes it (UTF-8), fits its share of
+    ``bounds.IMPORT_BYTES``, so a night at every bound imports again (issue 43.6: the 16 MiB body held about
+    3,000 such events of the night's 20,000)."""
+    import json
+
+    from referee.models import Payment
+
+    card = "\N{PLAYING CARD ACE OF SPADES}"  # 4 bytes in UTF-8, 12 as a JSON \\u escape pair
+    names = [card * 39 + chr(ord("a") + k) for k in range(9)]  # the most at one table (Schwimmen's 9)
+    api = Api(app.test_client())
+    api.new_night(names)
+    night_id = api.night["id"]
+    status, body = api.call("POST", f"/api/nights/{night_id}/players/{names[0]}/details",
+                            {"swish": "0701234567", "iban": "SE4550000000058398257466", "holder": "Ö" * 70})
+    assert status == 200, body
+    match = api.new_match("schwimmen", names, stake="1.00")
+    status, body = api.round(match["id"], {"ended_by": "knock", "by": names[0], "losers": names[1:]})
+    assert status == 201, body
+    status, body = api.call("POST", f"/api/matches/{match['id']}/rounds/1/void", {"reason": card * 500})
+    assert status == 200, body
+    with app.app_context():
+        from referee.ledger import tx
+
+        with tx.writing():  # a voided payment with the longest reason (the payment itself needs a debt)
+            db.session.add(Payment(night_id=night_id, kind="payment", payer=names[0], payee=names[1],
+                                   amount=10**12, void=True, void_reason=card * 500))
+    resp = api.client.get(f"/api/nights/{night_id}/export.json", headers=bearer(api.token))
+    assert resp.status_code == 200 and b"\\u" not in resp.data  # UTF-8, not escapes
+    export = json.loads(resp.data)
+
+    def size(row: Any) -> int:
+        return len(json.dumps(row, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode())
+
+    event = max(size(r) for m in export["matches"] for r in m["rounds"])
+    match_row = max(size({k: v for k, v in m.items() if k != "rounds"}) for m in export["matches"])
+    payment = max(size(p) for p in export["payments"])
+    player = max(size(p) for p in export["players"])
+    assert event <= bounds.EVENT_BYTES and payment <= bounds.PAYMENT_BYTES, (event, payment)
+    assert match_row <= bounds.MATCH_BYTES and player <= bounds.PLAYER_BYTES, (match_row, player)
+    largest = (bounds.NIGHT_EVENTS * event + bounds.NIGHT_PAYMENTS * payment + bounds.NIGHT_MATCHES * match_row
+               + bounds.NIGHT_PLAYERS * player)
+    assert largest <= bounds.IMPORT_BYTES, largest
+    status, body = api.call("POST", "/api/import", raw=resp.data, token=None)
+    assert status == 201, body
