@@ -317,8 +317,8 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
             raise BadInput(f"{at}.payer", "%(name)s in %(where)s is not a player of the night.",
                                name=repr(payer), where=f"{at}.payer")
         # a payment's amount came from outside (MAX_MINOR); a carried balance or a prize was worked out
-        amount = check_money(obj, "amount", at, money,
-                             high=MAX_MINOR if kind == PaymentKind.PAYMENT else bounds.NIGHT_AMOUNT)
+        most = MAX_MINOR if kind == PaymentKind.PAYMENT else bounds.NIGHT_AMOUNT
+        amount = _int(obj["amount_minor"], f"{at}.amount_minor", low=-most, high=most)
         carry_id = obj.get("carry_id")
         if kind == PaymentKind.PAYMENT or (payee and kind not in ONE_SIDED):
             # A transfer between two parties (a payment, or a kind added later that names a payee): zero in itself.
@@ -336,6 +336,7 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
             if amount == 0:
                 raise BadInput(f"{at}.amount_minor", "An %(kind)s row cannot be zero.", kind=kind)
             carry_id = check_text(carry_id, f"{at}.carry_id", 40)
+        check_money(obj, "amount", at, money, high=most)  # the decimal amount, if given, agrees with amount_minor
         void = check_bool(obj.get("void", False), f"{at}.void")
         reason = check_text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = check_moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
