@@ -105,6 +105,25 @@ def test_a_night_at_its_payment_rows_takes_no_more_and_its_export_imports(app: A
     assert status == 201, body
 
 
+def test_a_carry_seats_no_more_players_in_the_later_night_than_a_night_holds(app: Any,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A carry seats its players in the later night: past ``bounds.NIGHT_PLAYERS`` that night's export would not
+    import again (issue 43.6); refused with a ``400`` that writes nothing, and a carry that fits goes through."""
+    from tests.web.test_settlement import kul_night
+
+    client = app.test_client()
+    api, _match = kul_night(client, group="Fredagsgänget")
+    later = Api(client)
+    later.new_night(["Eva", "Filip"], group_token=api.night["group_token"])
+    monkeypatch.setattr(bounds, "NIGHT_PLAYERS", 5)  # 2 + the 4 carried would be 6
+    before = rows(app)
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/carry", {"to_night": later.night["id"]})
+    assert status == 400 and "would have more than 5 players" in body["error"], body
+    assert rows(app) == before
+    monkeypatch.setattr(bounds, "NIGHT_PLAYERS", 6)
+    assert api.call("POST", f"/api/nights/{api.night['id']}/carry", {"to_night": later.night["id"]})[0] == 200
+
+
 def test_a_tournament_nights_own_matches_leave_room_for_its_series_to_come(app: Any,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bounds, "NIGHT_MATCHES", 7)
