@@ -363,7 +363,9 @@ def document() -> dict[str, Any]:
                                  "holder": {"type": "string"}}},
             params=[_ID, {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}])},
         "/api/nights/{night_id}/export.json": {"get": _op(
-            "The night as JSON: everything needed to rebuild it.", "The export", {"type": "object"},
+            "The night as JSON: everything needed to rebuild it (version 3; a tournament's night adds "
+            "`tournament`: its tables by match number, seats, entries, fee, prizes, the series time limit, and "
+            "the seed for the edit token only).", "The export", {"type": "object"},
             params=[_ID, _VIEW])},
         "/api/groups/{group_token}": {"get": _op(
             "A group's nights with each night's result, and standings per currency (the group token is the "
@@ -372,7 +374,12 @@ def document() -> dict[str, Any]:
             params=[{"name": "group_token", "in": "path", "required": True, "schema": {"type": "string"}}],
             auth=False, errors=("400", "404", "429", "503"))},
         "/api/import": {"post": _op(
-            "Import a night export into a new group (checked and replayed first).", "Created", _ref("Night"),
+            "Import a night export into a new group (checked and replayed first). A tournament's night "
+            "(export version 3) is re-created with its tournament and new tokens: the answer adds "
+            "`tournament` (its new id) and the current series' `tables` with their new table tokens.",
+            "Created", {"allOf": [_ref("Night"), {"type": "object", "properties": {
+                "tournament": {"type": "integer"},
+                "tables": {"type": "array", "items": _ref("TournamentTableWithToken")}}}]},
             body={"type": "object"}, params=[_IDEM], auth=False, status="201",
             errors=("400", "413", "422", "429", "503", "507"))},
         "/api/referee/svangknack/dealer": {"post": _op(

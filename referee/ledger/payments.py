@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 
+from referee import bounds
 from referee.engine import BadInput
 from referee.engine.money import Money
 from referee.engine.vocab import PaymentKind
@@ -28,7 +29,7 @@ from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import POT_PARTY, clean_name, night_money
 from referee.ledger.settle import Plan, settle, via_leader
 from referee.ledger.tx import writing
-from referee.models import MAX_ID, Match, Night, Payment, db
+from referee.models import MAX_ID, Match, Night, NightPlayer, Payment, Tournament, db
 
 
 @dataclass
@@ -273,6 +274,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
         tx.lock_nights(night.id)
         current = settlement(night)
         payer, payee = check_payment(current, payer, payee, minor, money)
+        check_room(night.id, 1, "amount")
         row = _add(night.id, PaymentKind.PAYMENT, payer, minor, payee=payee,
                    idem_key=idem.key if idem else None)  # which request made it (the reply is in idempotency)
         db.session.flush()
@@ -293,6 +295,26 @@ def _add(night_id: int, kind: PaymentKind, payer: str, amount: int, *, payee: st
                   idempotency_key=idem_key)
     db.session.add(row)
     return row
+
+
+def check_room(night_id: int, adding: int, field: str) -> None:
+    """Refuses (``400`` on ``field``) ``adding`` payment rows past :data:`referee.bounds.NIGHT_PAYMENTS`.
+
+    Why: a night's payment rows had no bound (pay, void, pay again), and the
+    import of its export refused past the bound, so the app's own export of
+    a valid night did not import (issue 43.6). A tournament not finished
+    keeps room for its prize rows (one per player at most), so its end is
+    never refused. Called inside the write, under the night's lock.
+    """
+    held = int(db.session.scalar(select(func.count()).select_from(Payment).where(Payment.night_id == night_id))
+               or 0)
+    if db.session.scalar(select(Tournament.id).where(Tournament.night_id == night_id,
+                                                     Tournament.finished.is_(False))) is not None:
+        held += int(db.session.scalar(select(func.count()).select_from(NightPlayer)
+                                      .where(NightPlayer.night_id == night_id)) or 0)
+    if held + adding > bounds.NIGHT_PAYMENTS:
+        raise BadInput(field, "Night %(night)s holds %(n)s payment rows, the most a night may hold; settle the "
+                              "rest on a new night.", night=night_id, n=bounds.NIGHT_PAYMENTS)
 
 
 def insert_payments(night_id: int, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -400,12 +422,17 @@ def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) 
         amounts = {p: a for p, a in current.open.items() if a}
         if not amounts:
             raise BadInput("to_night", "Nothing is open on this night; there is nothing to carry.")
+        for held in (night.id, target.id):
+            check_room(held, len(amounts), "to_night")
+        new_players = [p for p in amounts if p != POT_PARTY and p not in target.player_names]
+        if len(target.player_names) + len(new_players) > bounds.NIGHT_PLAYERS:
+            raise BadInput("to_night", "Night %(night)s would have more than %(n)s players with those carried "
+                                       "to it.", night=target.id, n=bounds.NIGHT_PLAYERS)
         for party, amount in amounts.items():
             _add(night.id, PaymentKind.CARRY_OUT, party, amount, carry_id=carry_id)
             _add(target.id, PaymentKind.OPENING, party, amount, carry_id=carry_id)
-        for party in amounts:
-            if party != POT_PARTY and party not in target.player_names:
-                nights.seat_player(target, party)
+        for party in new_players:
+            nights.seat_player(target, party)
         for night_id in sorted((night.id, target.id)):
             live.note(night_id, "carry")
         tx.store_reply(idem, night)

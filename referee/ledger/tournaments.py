@@ -16,6 +16,8 @@ from datetime import date as Date
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import select
+
 from referee import bounds
 from referee.engine import BadInput, MatchState
 from referee.engine import tournament as draw
@@ -224,6 +226,12 @@ def get(tournament_id: int) -> Tournament:
     if tourn is None:
         raise tx.NotFound(f"There is no tournament {tournament_id}.")
     return tourn
+
+
+def of_night(night_id: int) -> Tournament | None:
+    """The tournament whose night this is, or None for a night of its own (its export and import, issue 43.6)."""
+    found: Tournament | None = db.session.scalar(select(Tournament).where(Tournament.night_id == night_id))
+    return found
 
 
 def current_tables(tourn: Tournament, tables: list[TournamentTable] | None = None) -> list[TournamentTable]:
