@@ -16,13 +16,14 @@ from datetime import date as Date
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
+from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.exceptions import HTTPException
 
 from referee import ledger
 from referee.engine import BadInput, RuleViolation
 from referee.engine.records import expect_object
-from referee.ledger import idempotency, ratelimit, rights
+from referee.ledger import idempotency, payments, ratelimit, rights
 from referee.messages import explain
 from referee.models import Night
 from referee.web.caller import caller
@@ -74,6 +75,12 @@ def _conflict(exc: ledger.Conflict) -> tuple[Response, int]:
     return error(409, explain(exc), match=ledger.match_json(exc.match))
 
 
+
+
+@bp.errorhandler(payments.NoLeader)
+def _no_leader(exc: payments.NoLeader) -> tuple[Response, int]:
+    return error(409, _("This night has no leader, so there is no plan through the leader: name one (leader) "
+                        "or settle with the fewest payments."), field=exc.field)
 
 
 @bp.errorhandler(rights.TooManyWrong)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import jsonify, request
+from flask import Response, jsonify, request
 
-from referee import exports, ledger, night_changes, payment_codes, pots
-from referee.api import _date, authorized_night, body, bp, respond
+from referee import bounds, exports, ledger, night_changes, payment_codes, pots
+from referee.api import _date, authorize, authorized_night, body, bp, respond
 from referee.engine import BadInput
-from referee.ledger import fingerprint, inputs, paying, payments, rights, tournament_entries
+from referee.ledger import fingerprint, inputs, paying, payments, rights, tournament_entries, tournament_view
+from referee.ledger import tournaments as tourneys
 from referee.models import Night
 from referee.web import idempotent
 from referee.web.caller import caller
@@ -219,8 +221,12 @@ def payment_details(night_id: int, name: str) -> Any:
 @bp.get("/nights/<int:night_id>/export.json")
 def export_night(night_id: int) -> Any:
     """Everything needed to rebuild the night (its facts, never derived states)."""
-    night = authorized_night(night_id, write=False)
-    resp = jsonify(exports.export_night(night))
+    night = ledger.get_night(night_id)
+    access = authorize(night, write=False)
+    # UTF-8, not \u escapes: a name or reason outside ASCII is 2 to 4 bytes, not 6 to 12, so the export of
+    # the largest night stays within what its import takes (bounds.IMPORT_BYTES; the seed as the view shows it)
+    resp = Response(json.dumps(exports.export_night(night, organiser=access.may_edit()), ensure_ascii=False,
+                               sort_keys=True, separators=(",", ":")), mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="night-{night.id}.json"'
     return resp
 
@@ -228,10 +234,21 @@ def export_night(night_id: int) -> Any:
 @bp.post("/import")
 def import_night() -> Any:
     """A night export into a new group: checked and replayed before anything is stored."""
-    request.max_content_length = 16 * 1024 * 1024  # exports of long nights pass 256 KB; set before reading
-    idem = idempotent.from_request(_created_night)
+    request.max_content_length = bounds.IMPORT_BYTES  # the export of the largest night; set before reading
+    idem = idempotent.from_request(_imported)
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise BadInput("body", "The request body must be a JSON object (a night export).")
     night = exports.import_night(data, idem=idem, caller=caller())
-    return respond(idem, _created_night, night)
+    return respond(idem, _imported, night)
+
+
+def _imported(night: Night) -> tuple[int, dict[str, Any]]:
+    """The new night with its tokens; a tournament's night adds the new ``tournament`` and its current tables
+    with their new tokens (API.md "Tournaments")."""
+    status, out = _created_night(night)
+    tourn = tourneys.of_night(night.id)
+    if tourn is not None:
+        out |= {"tournament": tourn.id,
+                "tables": [tournament_view.table_json(t, token=True) for t in tourneys.current_tables(tourn)]}
+    return status, out

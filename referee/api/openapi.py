@@ -114,6 +114,13 @@ def _op(summary: str, ok: str, schema: dict[str, Any] | None, *, body: dict[str,
     return op
 
 
+def _no_leader(op: dict[str, Any]) -> dict[str, Any]:
+    """The settlement's 409: the leader plan of a night without a leader (never routed through a player)."""
+    op["responses"]["409"] = _resp("?plan=leader on a night without a leader (field: leader): the plan is never "
+                                   "routed through whoever was listed first.", _ref("BadRequest"))
+    return op
+
+
 def _live(op: dict[str, Any]) -> dict[str, Any]:
     """The stream answers ``text/event-stream``: ``change`` events whose data is a LiveChange."""
     event = {"type": "object", "required": ["event", "data"], "properties": {
@@ -170,8 +177,10 @@ def document() -> dict[str, Any]:
                                    "players": _NAMES, "group": {"type": "string"},
                                    "group_token": {"type": "string"},
                                    "date": {"type": "string", "format": "date"}, "place": {"type": "string"},
-                                   "leader": {"type": "string", "description": "The player who collects and "
-                                                                               "pays out (?plan=leader)."},
+                                   "leader": {"type": "string", "description": "Who collects and pays out "
+                                                                               "(?plan=leader), a player or not; "
+                                                                               "without one ?plan=leader is a "
+                                                                               "409."},
                                    "language": _LANGUAGE}},
         "Night": {"type": "object", "required": ["id", "name", "currency", "players", "balances", "matches"],
                   "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
@@ -306,11 +315,11 @@ def document() -> dict[str, Any]:
                  "description": "With match: after each change of the match, a 'state' event whose data is "
                                 '{"match", "version", "state"} (state: as GET /api/matches/<id> answers it).'}],
             errors=("400", "401", "403", "404")))},
-        "/api/nights/{night_id}/settlement": {"get": _op(
+        "/api/nights/{night_id}/settlement": {"get": _no_leader(_op(
             "What is still open and the plan with the fewest transfers (or ?plan=leader).", "Settlement",
             _ref("Settlement"),
             params=[_ID, _VIEW, {"name": "plan", "in": "query", "required": False,
-                                 "schema": {"enum": ["fewest", "leader"]}}])},
+                                 "schema": {"enum": ["fewest", "leader"]}}]))},
         "/api/nights/{night_id}/matches": {"post": _op(
             "Start a match.", "Created", _ref("Match"), body=_ref("MatchIn"), params=[_ID, _IDEM],
             status="201")},
@@ -354,7 +363,9 @@ def document() -> dict[str, Any]:
                                  "holder": {"type": "string"}}},
             params=[_ID, {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}])},
         "/api/nights/{night_id}/export.json": {"get": _op(
-            "The night as JSON: everything needed to rebuild it.", "The export", {"type": "object"},
+            "The night as JSON: everything needed to rebuild it (version 3; a tournament's night adds "
+            "`tournament`: its tables by match number, seats, entries, fee, prizes, the series time limit, and "
+            "the seed for the edit token only).", "The export", {"type": "object"},
             params=[_ID, _VIEW])},
         "/api/groups/{group_token}": {"get": _op(
             "A group's nights with each night's result, and standings per currency (the group token is the "
@@ -363,7 +374,12 @@ def document() -> dict[str, Any]:
             params=[{"name": "group_token", "in": "path", "required": True, "schema": {"type": "string"}}],
             auth=False, errors=("400", "404", "429", "503"))},
         "/api/import": {"post": _op(
-            "Import a night export into a new group (checked and replayed first).", "Created", _ref("Night"),
+            "Import a night export into a new group (checked and replayed first). A tournament's night "
+            "(export version 3) is re-created with its tournament and new tokens: the answer adds "
+            "`tournament` (its new id) and the current series' `tables` with their new table tokens.",
+            "Created", {"allOf": [_ref("Night"), {"type": "object", "properties": {
+                "tournament": {"type": "integer"},
+                "tables": {"type": "array", "items": _ref("TournamentTableWithToken")}}}]},
             body={"type": "object"}, params=[_IDEM], auth=False, status="201",
             errors=("400", "413", "422", "429", "503", "507"))},
         "/api/referee/svangknack/dealer": {"post": _op(

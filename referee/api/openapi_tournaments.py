@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.api.openapi_games import MONEY, NAMES, ref
+from referee.ledger.tournaments import MAX_SERIES_MINUTES
 from referee.models import MAX_ID
 
 _TID = {"name": "tournament_id", "in": "path", "required": True,
@@ -85,6 +86,14 @@ def schemas() -> dict[str, Any]:
                              "prizes": {"type": "array", "items": {"type": "integer", "minimum": 1}},
                              "seed": {"type": "string", "minLength": 1, "maxLength": 100},
                              "seating": SEATING,
+                             "series_minutes": {"type": "integer", "minimum": 1, "maximum": MAX_SERIES_MINUTES,
+                                                "description": "A series' time limit in minutes (optional): "
+                                                               "the view's ends_at, the hall's countdown. It "
+                                                               "decides nothing; a table past it is shown as "
+                                                               "late."},
+                             "leader": {"type": "string", "description": "Who holds the prize pool and collects "
+                                                                         "in the leader plan (?plan=leader); a "
+                                                                         "player or not."},
                              "group": {"type": "string"}, "group_token": {"type": "string"},
                              "date": {"type": "string", "format": "date"}, "place": {"type": "string"}}},
         "TournamentCreated": {"type": "object", "required": ["id", "night", "edit_token", "view_token", "seed",
@@ -107,6 +116,11 @@ def schemas() -> dict[str, Any]:
             "stake": MONEY, "entry_fee": MONEY, "pool": MONEY,
             "prize_split": {"type": "array", "items": {"type": "integer"}}, "seating": SEATING,
             "seed": {"type": "string", "description": "Shown to the organiser only."},
+            "series_minutes": {"type": ["integer", "null"], "description": "The time limit of a series, "
+                                                                           "minutes; null without one."},
+            "ends_at": {"type": ["string", "null"], "format": "date-time", "description": (
+                "When the current series' time is up (ISO 8601, UTC): the moment it was drawn plus "
+                "series_minutes; null without a limit and once finished. It decides nothing.")},
             "tables": {"type": "array", "items": ref("TournamentTableWithToken"),
                        "description": "The current series; table_token only in the organiser's answer."},
             "standings": {"type": "array", "items": ref("TournamentStanding")},

@@ -22,7 +22,8 @@ from referee.web import idempotent
 from referee.web.caller import caller
 
 FIELDS = {"name", "currency", "game", "players", "table_size", "series", "stake", "options", "format", "advance",
-          "entry_fee", "prizes", "seed", "group", "group_token", "date", "place", "seating"}
+          "entry_fee", "prizes", "seed", "group", "group_token", "date", "place", "seating", "leader",
+          "series_minutes"}
 
 
 @bp.errorhandler(tourneys.StillPlaying)

@@ -38,9 +38,14 @@ class PaymentKind(StrEnum):
     PAYMENT = "payment"
     OPENING = "opening"
     CARRY_OUT = "carry_out"
-    #: A finished tournament's entry fee and prize, net, per player (``carry_id`` ``tournament:<id>``;
-    #: the rows add up to zero). Part of the night's result, not a payment.
+    #: A tournament's prize (``carry_id`` ``tournament:<id>``), part of the night's result, not a payment:
+    #: written at the finish, ``payer`` the player who won ``amount`` out of the pool (``payee`` the pot).
+    #: A tournament finished before fees were owed from the start wrote its fee and prize net, one row per
+    #: player with no payee (those rows add up to zero); both are read (:mod:`referee.ledger.tournament_money`).
     PRIZE = "prize"
+    #: A tournament's entry fee (``carry_id`` ``tournament:<id>``), owed from its creation: ``payer`` the
+    #: player, ``payee`` the pot (the pool), ``amount`` the fee. Part of the night's result, not a payment.
+    FEE = "fee"
 
 
 class MatchStatus(StrEnum):

@@ -29,7 +29,8 @@ still to pay.
 What an import does *not* recreate:
 
 - Tokens: the imported night gets fresh edit and view tokens (an export is
-  shared more widely than an edit link should be), and a new group.
+  shared more widely than an edit link should be), and a new group; a
+  tournament's night its tournament with new table tokens.
 - Links to other nights. A match that started with a pot carried from an
   earlier night keeps its ``carried_in`` amount (the replay needs it), but
   not the reference to the earlier match. Opening balances and carried-out

@@ -17,7 +17,7 @@ from flask import current_app
 
 from referee import bounds, ledger, payment_codes, pots
 from referee.engine import BadInput
-from referee.engine.money import MAX_MINOR, Money
+from referee.engine.money import MAX_AMOUNT, MAX_MINOR, Money
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import SPECS, spec
 from referee.engine.vocab import CLOSE_HOWS, EventKind, PaymentKind
@@ -30,13 +30,17 @@ from referee.models import now
 
 EVENT_KINDS = tuple(kind.value for kind in EventKind)
 PAYMENT_KINDS = tuple(kind.value for kind in PaymentKind)
+#: The kinds whose rows are one party's (no payee), each one of a carry's rows that add up to zero: the
+#: halves of a carried debt, a tournament's fee-and-prize rows. Any other kind (a payment; a kind added
+#: later, such as a tournament's fee) is read as its export writes it: with a payee, a transfer between
+#: two parties of the night; without one, one of a carry's rows. So every kind round-trips, and no file
+#: makes the night's balances unequal.
+ONE_SIDED = (PaymentKind.OPENING, PaymentKind.CARRY_OUT, PaymentKind.PRIZE)
 
-#: Bounds on what one import may hold: a night's (:mod:`referee.bounds`), so that the export of any night
-#: the app let grow imports again; far above any real night, low enough that a hostile file cannot tie up
-#: a worker for long.
-MAX_MATCHES = bounds.NIGHT_MATCHES
-MAX_EVENTS = bounds.NIGHT_EVENTS  # in all matches together (``MAX_IMPORT_EVENTS``; one match: ``MAX_MATCH_EVENTS``)
-MAX_PAYMENTS = bounds.NIGHT_PAYMENTS
+#: Bounds on what one import may hold: a night's (:mod:`referee.bounds`, read there at each import), so that
+#: the export of any night the app let grow imports again; far above any real night, low enough that a
+#: hostile file cannot tie up a worker for long. Events in all matches together: ``MAX_IMPORT_EVENTS``
+#: (:data:`referee.bounds.NIGHT_EVENTS`); of one match: ``MAX_MATCH_EVENTS``.
 MAX_REASON = 500
 MAX_PAYLOAD_DEPTH = 8
 #: The times an import accepts (``created_at``): no real night is outside, and dates a little outside
@@ -68,7 +72,7 @@ def _int(value: object, where: str, *, low: int = -MAX_MINOR, high: int = MAX_MI
     return value
 
 
-def _bool(value: object, where: str) -> bool:
+def check_bool(value: object, where: str) -> bool:
     if not isinstance(value, bool):
         raise BadInput(where, "%(where)s must be true or false.", where=where)
     return value
@@ -82,7 +86,7 @@ def check_text(value: object, where: str, max_len: int) -> str:
     return value
 
 
-def _list(value: object, where: str, max_len: int) -> list[Any]:
+def check_list(value: object, where: str, max_len: int) -> list[Any]:
     if not isinstance(value, list):
         raise BadInput(where, "%(where)s must be a list.", where=where)
     if len(value) > max_len:
@@ -110,16 +114,22 @@ def check_moment(value: object, where: str) -> datetime:
     return moment
 
 
-def _money(obj: Mapping[str, Any], key: str, where: str, money: Money, *, default: int | None = None) -> int:
-    """``<key>_minor`` (the truth), checked against the decimal ``<key>`` when both are given."""
+def check_money(obj: Mapping[str, Any], key: str, where: str, money: Money, *, default: int | None = None,
+                high: int = MAX_MINOR) -> int:
+    """``<key>_minor`` (the truth, at most ``high`` either way), checked against the decimal ``<key>`` when both
+    are given. An amount from outside is at most ``MAX_MINOR``; one the app worked out (a carried pot, a prize, a
+    carried balance) may be more (:data:`referee.bounds.NIGHT_AMOUNT`), and its decimal is then the one the
+    export writes."""
     minor_key = f"{key}_minor"
     if minor_key not in obj:
         if default is None:
             raise BadInput(f"{where}.{minor_key}", "%(where)s is missing.", where=f"{where}.{minor_key}")
         minor = default
     else:
-        minor = _int(obj[minor_key], f"{where}.{minor_key}")
-    if obj.get(key) is not None and money.parse(obj[key], f"{where}.{key}") != minor:
+        minor = _int(obj[minor_key], f"{where}.{minor_key}", low=-high, high=high)
+    text = obj.get(key)
+    if text is not None and (text != money.format(minor) if abs(minor) > MAX_MINOR
+                             else money.parse(text, f"{where}.{key}") != minor):
         raise BadInput(f"{where}.{key}", "%(a)s (%(x)s) disagrees with %(b)s (%(y)s).",
                        a=f"{where}.{key}", x=str(obj[key])[:20], b=f"{where}.{minor_key}", y=minor)
     return minor
@@ -150,7 +160,7 @@ def _plain_json(value: object, where: str, depth: int = 0) -> None:
 
 
 def check_players(raw: object) -> list[dict[str, str]]:
-    entries = _list(raw, "players", bounds.NIGHT_PLAYERS)
+    entries = check_list(raw, "players", bounds.NIGHT_PLAYERS)
     objs = [check_object(e, f"players[{k}]", ("name", "swish", "iban", "account_holder"), ("name",))
             for k, e in enumerate(entries)]
     names = clean_players([o["name"] for o in objs], "players", bounds.NIGHT_PLAYERS)
@@ -177,8 +187,8 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
     """A match's log; at most ``per_match`` events numbered up to ``per_match``, and ``budget`` left in all."""
     if isinstance(raw, list) and len(raw) > budget:
         raise BadInput(where, "The matches of an import hold more than %(n)s events in all.",
-                       n=int(current_app.config.get("MAX_IMPORT_EVENTS", MAX_EVENTS)))
-    entries = _list(raw, where, per_match)
+                       n=int(current_app.config.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS)))
+    entries = check_list(raw, where, per_match)
     out: list[_EventIn] = []
     last = 0
     for k, entry in enumerate(entries):
@@ -205,7 +215,7 @@ def _events(raw: object, where: str, budget: int, per_match: int) -> list[_Event
                                where=f"{at}.payload.pot", choices=", ".join(CLOSE_HOWS))
             if close.get("to") is not None:
                 check_text(close["to"], f"{at}.payload.to", ledger.MAX_NAME)
-        void = _bool(obj.get("void", False), f"{at}.void")
+        void = check_bool(obj.get("void", False), f"{at}.void")
         reason = check_text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = check_moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
         voided_at = check_moment(obj["voided_at"], f"{at}.voided_at") if obj.get("voided_at") is not None else None
@@ -239,10 +249,10 @@ def _kept(obj: Mapping[str, Any], at: str, seq: int, per_match: int) -> tuple[An
 
 
 def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]:
-    entries = _list(raw, "matches", MAX_MATCHES)
+    entries = check_list(raw, "matches", bounds.NIGHT_MATCHES)
     known = set(names)
     out: list[_MatchIn] = []
-    budget = int(current_app.config.get("MAX_IMPORT_EVENTS", MAX_EVENTS))
+    budget = int(current_app.config.get("MAX_IMPORT_EVENTS", bounds.NIGHT_EVENTS))
     per_match = ledger.match_events_limit()
     allowed = ("game", "seats", "first_dealer", "stake_minor", "stake", "options", "carried_in_minor",
                "carried_in", "status", "created_at", "rounds", "link")
@@ -264,10 +274,10 @@ def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]
         if dealer not in seats:
             raise BadInput(f"{at}.first_dealer", "%(where)s must be one of the match's players.",
                            where=f"{at}.first_dealer")
-        stake = _money(obj, "stake", at, money)
+        stake = check_money(obj, "stake", at, money)
         if stake < 0:
             raise BadInput(f"{at}.stake_minor", "A stake cannot be negative.")
-        carried_in = _money(obj, "carried_in", at, money, default=0)
+        carried_in = check_money(obj, "carried_in", at, money, default=0, high=MAX_AMOUNT)  # a pot, worked out
         if carried_in and not spec(game).can_carry:
             raise BadInput(f"{at}.carried_in_minor", "%(game)s has no carried pot.", game=spec(game).title)
         try:
@@ -286,7 +296,7 @@ def check_matches(raw: object, names: list[str], money: Money) -> list[_MatchIn]
 
 def check_payments(raw: object, names: list[str], money: Money, leader: str = "") -> list[_PaymentIn]:
     """The payment rows; the game leader is a party too, playing or not (the leader plan, issue 26)."""
-    entries = _list(raw, "payments", MAX_PAYMENTS)
+    entries = check_list(raw, "payments", bounds.NIGHT_PAYMENTS)
     parties = set(names) | {POT_PARTY} | ({leader} if leader else set())
     out = []
     allowed = ("kind", "payer", "payee", "payer_pot", "payee_pot", "amount_minor", "amount", "carry_id", "void",
@@ -306,23 +316,37 @@ def check_payments(raw: object, names: list[str], money: Money, leader: str = ""
         if payer not in parties:
             raise BadInput(f"{at}.payer", "%(name)s in %(where)s is not a player of the night.",
                                name=repr(payer), where=f"{at}.payer")
-        amount = _int(obj["amount_minor"], f"{at}.amount_minor")
+        # a payment's amount came from outside (MAX_MINOR); a carried balance or a prize was worked out
+        most = MAX_MINOR if kind == PaymentKind.PAYMENT else bounds.NIGHT_AMOUNT
+        amount = _int(obj["amount_minor"], f"{at}.amount_minor", low=-most, high=most)
         carry_id = obj.get("carry_id")
-        if kind == PaymentKind.PAYMENT:
+        if kind == PaymentKind.FEE or (kind == PaymentKind.PRIZE and payee):
+            # A tournament's fee (player to pot) or prize (pot to player, ``payer`` the winner): a move
+            # between a player and the pool, a whole amount each (an old net prize row has no payee).
+            if payee != POT_PARTY or payer == POT_PARTY:
+                raise BadInput(f"{at}.payee", "A %(kind)s row moves money between a player and the pot "
+                                              "(payee_pot: true).", kind=kind)
+            if amount <= 0:
+                raise BadInput(f"{at}.amount_minor", "A %(kind)s row must be more than zero.", kind=kind)
+            carry_id = check_text(carry_id, f"{at}.carry_id", 40)
+        elif kind == PaymentKind.PAYMENT or (payee and kind not in ONE_SIDED):
+            # A transfer between two parties (a payment, or a kind added later that names a payee): zero in itself.
             if payee not in parties or payee == payer:
                 raise BadInput(f"{at}.payee", "%(where)s must be another player of the night.", where=f"{at}.payee")
-            if amount <= 0:
+            if kind == PaymentKind.PAYMENT and amount <= 0:
                 raise BadInput(f"{at}.amount_minor", "A payment must be more than zero.")
-            if carry_id is not None:
+            if kind == PaymentKind.PAYMENT and carry_id is not None:
                 raise BadInput(f"{at}.carry_id", "A payment has no carry id.")
-        else:
+            if carry_id is not None:
+                carry_id = check_text(carry_id, f"{at}.carry_id", 40)
+        else:  # one party's row: one of a carry's rows, which add up to zero (_check_carries)
             if payee:
                 raise BadInput(f"{at}.payee", "An %(kind)s row has no payee.", kind=kind)
             if amount == 0:
                 raise BadInput(f"{at}.amount_minor", "An %(kind)s row cannot be zero.", kind=kind)
             carry_id = check_text(carry_id, f"{at}.carry_id", 40)
-        _money(obj, "amount", at, money)  # the decimal amount, if given, agrees with amount_minor
-        void = _bool(obj.get("void", False), f"{at}.void")
+        check_money(obj, "amount", at, money, high=most)  # the decimal amount, if given, agrees with amount_minor
+        void = check_bool(obj.get("void", False), f"{at}.void")
         reason = check_text(obj.get("void_reason") or "", f"{at}.void_reason", MAX_REASON)
         created = check_moment(obj["created_at"], f"{at}.created_at") if "created_at" in obj else now()
         voided_at = check_moment(obj["voided_at"], f"{at}.voided_at") if obj.get("voided_at") is not None else None
@@ -341,7 +365,7 @@ def _check_carries(rows: Sequence[_PaymentIn]) -> None:
     """
     carries: dict[tuple[str, str], list[_PaymentIn]] = {}
     for row in rows:
-        if row.carry_id is not None:
+        if row.carry_id is not None and not row.payee:  # a transfer, fee or prize row is zero in itself
             carries.setdefault((row.kind, row.carry_id), []).append(row)
     for (kind, carry_id), part in carries.items():
         total = sum(r.amount for r in part)

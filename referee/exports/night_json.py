@@ -11,20 +11,29 @@ from typing import Any
 from sqlalchemy import select
 
 from referee import pots
+from referee.engine.money import Money
+from referee.ledger import fingerprint as fp
 from referee.ledger import night_money
-from referee.ledger.fingerprint import night_chain
-from referee.models import Night, Payment, db, now
+from referee.ledger import tournaments as tourneys
+from referee.models import Night, Payment, Tournament, TournamentTable, db, now
 
 #: An event's facts and correction marks (issue 42): exported where set, and replayed on import.
 KEPT = ("facts", "corrects", "corrected_by")
+#: The keys of a tournament part, in the order written (:func:`export_part`; read by :mod:`.tournament_checks`).
+TOURNAMENT_KEYS = ("name", "game", "format", "series_count", "current_series", "table_size", "advance",
+                   "stake_minor", "stake", "options", "entry_fee_minor", "entry_fee", "prizes", "seed", "seating",
+                   "finished", "created_at", "series_minutes", "series_started_at", "tables", "entries", "link")
 
 #: Identifies the file; ``version`` changes whenever the shape does (an old
 #: reader then refuses a new file instead of misreading it).
 FORMAT = "referee-night"
-VERSION = 2
+VERSION = 3
 #: Files of these versions are read; version 1 was written before the night's hash chain (no
-#: ``fingerprint``, no ``link``s: imported without a check of the chain).
-READS = (1, 2)
+#: ``fingerprint``, no ``link``s: imported without a check of the chain), version 2 before a tournament
+#: night's tournament was exported (imported as a plain night).
+READS = (1, 2, 3)
+#: The first version with a tournament part (``"tournament"``, :mod:`.tournament_json`).
+TOURNAMENT_SINCE = 3
 
 
 def iso(moment: datetime) -> str:
@@ -36,7 +45,7 @@ def payment_rows(night: Night) -> list[Payment]:
     return list(db.session.scalars(select(Payment).where(Payment.night_id == night.id).order_by(Payment.id)))
 
 
-def export_night(night: Night) -> dict[str, Any]:
+def export_night(night: Night, *, organiser: bool = True) -> dict[str, Any]:
     """Everything needed to rebuild the night elsewhere, as plain JSON data.
 
     The facts only (logs, options, payment rows), never derived states: the
@@ -44,10 +53,11 @@ def export_night(night: Night) -> dict[str, Any]:
     Tokens are left out on purpose: whoever holds the file should not get
     edit rights to the original night. The night's hash chain comes along
     (:mod:`referee.ledger.fingerprint`): its ``fingerprint`` and each
-    event's ``link`` (a void's as ``void_link``), which the import checks.
+    event's ``link`` (a void's as ``void_link``), which the import checks. A tournament's night comes
+    with its tournament (:func:`export_part`; the seed only for the ``organiser``, as in the view).
     """
     money = night_money(night)
-    chain = night_chain(night)
+    chain = fp.night_chain(night)
     links = chain.links
     matches = []
     for number, match in enumerate(night.matches, start=1):
@@ -76,6 +86,9 @@ def export_night(night: Night) -> dict[str, Any]:
               | {name: getattr(rnd, name) for name in KEPT if getattr(rnd, name) is not None}
             for rnd in match.rounds],
         })
+    tourn = tourneys.of_night(night.id)
+    part = {} if tourn is None else {
+        "tournament": export_part(tourn, money, chain.fingerprint, seed=organiser)}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -111,7 +124,27 @@ def export_night(night: Night) -> dict[str, Any]:
             "link": links[("payment", number, 0)],
         } | _void_link(links, ("payment_void", number, 0), row.voided_at)
             for number, row in enumerate(payment_rows(night), start=1)],
-    }
+    } | part
+
+
+def export_part(tourn: Tournament, money: Money, fingerprint: str, *, seed: bool) -> dict[str, Any]:
+    """The tournament part of its night's export, with its ``link``; ``seed`` for the organiser only."""
+    number = {match.id: k for k, match in enumerate(tourn.night.matches, start=1)}
+    tables = db.session.scalars(select(TournamentTable).where(TournamentTable.tournament_id == tourn.id)
+                                .order_by(TournamentTable.series, TournamentTable.number))
+    part: dict[str, Any] = {
+        "name": tourn.name, "game": tourn.game, "format": tourn.format, "series_count": tourn.series_count,
+        "current_series": tourn.current_series, "table_size": tourn.table_size, "advance": tourn.advance,
+        "stake_minor": tourn.stake, "stake": money.format(tourn.stake), "options": dict(tourn.options),
+        "entry_fee_minor": tourn.entry_fee, "entry_fee": money.format(tourn.entry_fee),
+        "prizes": list(tourn.prizes), "seating": tourn.seating, "finished": tourn.finished,
+        "created_at": iso(tourn.created_at), "series_minutes": tourn.series_minutes,
+        "series_started_at": iso(tourn.series_started_at) if tourn.series_started_at else None,
+        "tables": [{"series": t.series, "table": t.number, "match": number[t.match_id]} for t in tables],
+        "entries": [{"player": e.player, "joined_series": e.joined_series, "left_series": e.left_series,
+                     "created_at": iso(e.created_at)} for e in tourn.entries],
+    } | ({"seed": tourn.seed} if seed else {})
+    return part | {"link": fp.part_link(fingerprint, part)}
 
 
 def _void_link(links: dict[tuple[str, int, int], str], ref: tuple[str, int, int],

@@ -14,6 +14,7 @@ from typing import Any
 from referee import ledger
 from referee.engine import BadInput, RuleViolation, tricks
 from referee.engine.spec import spec
+from referee.exports import tournament_checks
 from referee.exports.chain_check import check_chain
 from referee.exports.import_checks import (
     check_date,
@@ -23,7 +24,7 @@ from referee.exports.import_checks import (
     check_payments,
     check_players,
 )
-from referee.exports.night_json import FORMAT, READS
+from referee.exports.night_json import FORMAT, READS, TOURNAMENT_SINCE
 from referee.ledger import MAX_TEXT, Idem, clean_currency, clean_name, night_money
 from referee.ledger.matches import EventIn as _EventIn
 from referee.ledger.ratelimit import Caller
@@ -100,13 +101,15 @@ def import_night(data: object, *, idem: Idem | None = None, caller: Caller | Non
     before anything is written: a round that breaks a rule raises its
     :class:`RuleViolation` (with the match and round in the message) and
     nothing is stored. The write is then one transaction. Snapshots come
-    from the replay, never from the file. A file of version 2 carries the night's hash chain, which must
-    hold (:mod:`.chain_check`), checked once the logs replayed.
+    from the replay, never from the file. A file of version 2 on carries the night's hash chain, which must
+    hold (:mod:`.chain_check`), checked once the logs replayed; of version 3 on, a tournament night's
+    tournament (:mod:`.tournament_checks`), re-created with new table tokens.
     """
     if not isinstance(data, Mapping):
         raise BadInput("export", "The export must be a JSON object.")
     top = check_object(data, "", ("format", "version", "exported_at", "fingerprint", "currency", "minor_digits",
-                                  "night", "players", "matches", "payments"), ("version", "night", "players"))
+                                  "night", "players", "matches", "payments", "tournament"),
+                       ("version", "night", "players"))
     if top.get("format", FORMAT) != FORMAT:
         raise BadInput("format", "This is not a night export (format must be %(format)s).",
                        format=repr(FORMAT))
@@ -131,9 +134,14 @@ def import_night(data: object, *, idem: Idem | None = None, caller: Caller | Non
     names = [p["name"] for p in players]
     matches_in = check_matches(top.get("matches", []), names, money)
     payments_in = check_payments(top.get("payments", []), names, money, leader)
+    tournament = None
+    if top.get("tournament") is not None:
+        if top["version"] < TOURNAMENT_SINCE:
+            raise BadInput("tournament", "A file of version %(version)s has no tournament.", version=top["version"])
+        tournament = tournament_checks.check_part(top["tournament"], top.get("fingerprint"), names, matches_in, money)
 
     return ledger.import_night(
         group_name, name, currency, players, date=check_date(info.get("date")), place=place, leader=leader,
         created_at=created, matches_in=matches_in, payments_in=payments_in,
         fold=lambda match, number: _replayed(match, number, matches_in[number - 1].events), idem=idem,
-        caller=caller, verify=lambda: check_chain(top, matches_in, payments_in))
+        caller=caller, verify=lambda: check_chain(top, matches_in, payments_in), tournament=tournament)

@@ -3,8 +3,8 @@
 A pure reading, nothing written: each match's events as the fold gives
 them (:func:`referee.ledger.fold.steps`, so a void leaves no line and a
 corrected round comes out as it now stands), its opening stakes (the first
-state's balances), the night's payments and carried debts, and a finished
-tournament's entry fee and prize. The reasons come from the engine, which
+state's balances), the night's payments and carried debts, and a
+tournament's entry fee (from its creation) and prize (once finished). The reasons come from the engine, which
 knows which rule moved the money (:mod:`referee.engine.why`).
 
 The lines add up to what the settlement has open for the player, and the
@@ -28,7 +28,7 @@ from sqlalchemy import select
 from referee.engine import N_
 from referee.engine import why as engine_why
 from referee.engine.vocab import EventKind, PaymentKind
-from referee.ledger import by_version, fold, standings
+from referee.ledger import by_version, fold, standings, tournament_money
 from referee.ledger.inputs import POT_PARTY
 from referee.lru import LRU, MiB
 from referee.models import Match, Night, Payment, Tournament, db
@@ -181,11 +181,35 @@ def _other_nights(carries: set[str], night_id: int) -> dict[str, int]:
 
 
 def _tournament_lines(night: Night, rows: list[Payment], timed: dict[str, list[tuple[tuple[Any, ...], Line]]]) -> None:
-    """A finished tournament's entry fee and prize for each of its players (the ``prize`` rows hold them net)."""
+    """A tournament's entry fee (owed from its creation) and prize (once finished), a line per row, when written.
+
+    A tournament finished before fees were owed from the start holds them
+    net, a row per player: those still give a fee and a prize line each.
+    """
+    mine = [row for row in rows if row.kind in tournament_money.RESULT_KINDS]
     tourn = db.session.scalar(select(Tournament).where(Tournament.night_id == night.id))
-    if tourn is None or not tourn.finished:
+    if tourn is not None and tournament_money.is_old(tourn, mine):
+        _old_lines(tourn, mine, timed)
         return
-    mine = [row for row in rows if row.kind == PaymentKind.PRIZE]
+    title = (("tournament", tourn.name if tourn is not None else night.name),)
+    places: dict[str, int] | None = None
+    for row in mine:
+        key = _at(row.created_at, 1, row.id)
+        if row.kind == PaymentKind.FEE:
+            _add(timed, row.payer, key, Line("fee", -row.amount, (engine_why.Reason(
+                N_("entry fee, %(tournament)s"), words=title),)))
+            continue
+        if places is None:
+            places = {} if tourn is None else {
+                p.player: p.place for p in tournament_money.prizes_paid(tourn, standings.standings(tourn))}
+        reason = (engine_why.Reason(N_("place %(place)s, %(tournament)s"),
+                                    words=(("place", str(places[row.payer])), *title)) if row.payer in places
+                  else engine_why.Reason(N_("prize, %(tournament)s"), words=title))
+        _add(timed, row.payer, key, Line("prize", row.amount, (reason,)))
+
+
+def _old_lines(tourn: Tournament, mine: list[Payment], timed: dict[str, list[tuple[tuple[Any, ...], Line]]]) -> None:
+    """An old finished tournament's fee and prize for each of its players (its ``prize`` rows hold them net)."""
     nets = {row.payer: row.amount for row in mine}
     when = max((row.created_at for row in mine), default=None)
     order = max((row.id for row in mine), default=0)
@@ -194,7 +218,7 @@ def _tournament_lines(night: Night, rows: list[Payment], timed: dict[str, list[t
             _add(timed, name, _at(when, 1, order), Line("prize", net, (engine_why.Reason(
                 N_("prize, %(tournament)s"), words=(("tournament", tourn.name),)),)))
         return
-    places = {p.player: p.place for p in standings.prizes_paid(tourn, standings.standings(tourn))}
+    places = {p.player: p.place for p in tournament_money.prizes_paid(tourn, standings.standings(tourn))}
     players = standings.players(tourn)
     for name in [*players, *(n for n in nets if n not in players)]:
         key = _at(when, 1, order)

@@ -139,6 +139,13 @@ def next_link(prev: str, body: Mapping[str, Any]) -> str:
     return hashlib.sha256((prev + canonical(body)).encode("utf-8")).hexdigest()
 
 
+def part_link(fingerprint: str, part: Mapping[str, Any]) -> str:
+    """The link of a part of an export that is not an event (a tournament's tables, seats and prizes):
+    its canonical JSON chained to the night's fingerprint, so neither can be changed without the other
+    (issue 43.6). It is not in the chain: the night's fingerprint stays the one its sheets printed."""
+    return next_link(fingerprint, {"part": part})
+
+
 def chain(matches: Iterable[MatchFact], log: Iterable[LogFact], payments: Iterable[PaymentFact]) -> Chain:
     """The night's events in the order they were written, each with its link."""
     keyed: list[tuple[tuple[datetime, int, int, int], dict[str, Any], tuple[str, int, int]]] = []

@@ -18,17 +18,18 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 
+from referee import bounds
 from referee.engine import BadInput
 from referee.engine.money import Money
 from referee.engine.vocab import PaymentKind
-from referee.ledger import by_version, fold, live, nights, tx
+from referee.ledger import by_version, fold, live, nights, tournament_money, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import POT_PARTY, clean_name, night_money
 from referee.ledger.settle import Plan, settle, via_leader
 from referee.ledger.tx import writing
-from referee.models import MAX_ID, Match, Night, Payment, db
+from referee.models import MAX_ID, Match, Night, NightPlayer, Payment, Tournament, db
 
 
 @dataclass
@@ -48,7 +49,10 @@ class NightSettlement:
     open_matches: int = 0
     played: Played | None = field(default=None, repr=False)  # the matches' part, as folded (:func:`with_payment`)
     rows: list[Payment] = field(default_factory=list, repr=False)  # every payment row read, in order
-    #: A finished tournament's entry fee and prize, net, per player (already in ``result``; shown apart).
+    #: A tournament's entry fees owed and its prizes, per party, the pot (the pool) too (already in ``result``;
+    #: shown apart). A tournament finished before fees were owed from the start has its fee and prize net in
+    #: ``prizes`` and no ``fees``.
+    fees: dict[str, int] = field(default_factory=dict)
     prizes: dict[str, int] = field(default_factory=dict)
 
     @cached_property
@@ -139,6 +143,7 @@ def _settled(night: Night, done: Played, rows: list[Payment]) -> NightSettlement
     if done.pots:
         result[POT_PARTY] = done.pots
     opening, carried_out, paid = _zero(parties), _zero(parties), _zero(parties)
+    fees: dict[str, int] = {}
     prizes: dict[str, int] = {}
     for row in rows:
         if row.void:
@@ -150,16 +155,18 @@ def _settled(night: Night, done: Played, rows: list[Payment]) -> NightSettlement
             opening[row.payer] += row.amount
         elif row.kind == PaymentKind.CARRY_OUT:
             carried_out[row.payer] += row.amount
-        elif row.kind == PaymentKind.PRIZE:  # a tournament's fee and prize: part of the night's result
-            result[row.payer] = result.get(row.payer, 0) + row.amount
-            prizes[row.payer] = prizes.get(row.payer, 0) + row.amount
+        else:  # a tournament's fee or prize: part of the night's result, between a player and the pot
+            part = fees if row.kind == PaymentKind.FEE else prizes
+            for party, amount in tournament_money.moves(row):
+                result[party] = result.get(party, 0) + amount
+                part[party] = part.get(party, 0) + amount
     open_ = {p: result.get(p, 0) + opening[p] - carried_out[p] + paid[p] for p in parties}
     return NightSettlement(
         night=night, parties=parties, per_match=done.per_match, result={p: result.get(p, 0) for p in parties},
         opening=opening, carried_out=carried_out, paid=paid, open=open_,
         payments=[r for r in rows if r.kind in (PaymentKind.PAYMENT, PaymentKind.OPENING)],
         carries_out=[r for r in rows if r.kind == PaymentKind.CARRY_OUT], open_matches=done.open_matches,
-        played=done, rows=rows, prizes=prizes)
+        played=done, rows=rows, fees=fees, prizes=prizes)
 
 
 @dataclass(frozen=True)
@@ -213,14 +220,28 @@ def owed(night: Night) -> Owed:
     return by_version.kept(night, ("owed",), work)
 
 
+class NoLeader(Exception):
+    """The leader plan asked of a night without a leader (409 naming ``leader``, issue 43.4)."""
+
+    field = "leader"
+
+
 def leader_of(night: Night) -> str:
-    """Who the leader plan goes through: the night's game leader (who may not play), else its first player."""
-    return night.leader or (night.player_names[0] if night.player_names else "")
+    """Who the leader plan goes through: the night's leader (who may not play), or "" for a night without one.
+
+    Never whoever was listed first: money routed through a player who did
+    not agree to hold it is how a club evening ends in an argument.
+    """
+    return night.leader or ""
 
 
 def leader_plan(s: NightSettlement) -> Plan:
-    """Everything through the leader: each party pays or is paid by the leader only."""
-    return via_leader(s.open, leader_of(s.night))
+    """Everything through the leader: each party pays or is paid by the leader only (:class:`NoLeader` if none)."""
+    leader = leader_of(s.night)
+    if not leader:
+        raise NoLeader("This night has no leader, so there is no plan through the leader: name one "
+                       "(leader) or settle with the fewest payments.")
+    return via_leader(s.open, leader)
 
 
 # --- payments ----------------------------------------------------------------
@@ -253,6 +274,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
         tx.lock_nights(night.id)
         current = settlement(night)
         payer, payee = check_payment(current, payer, payee, minor, money)
+        check_room(night.id, 1, "amount")
         row = _add(night.id, PaymentKind.PAYMENT, payer, minor, payee=payee,
                    idem_key=idem.key if idem else None)  # which request made it (the reply is in idempotency)
         db.session.flush()
@@ -273,6 +295,26 @@ def _add(night_id: int, kind: PaymentKind, payer: str, amount: int, *, payee: st
                   idempotency_key=idem_key)
     db.session.add(row)
     return row
+
+
+def check_room(night_id: int, adding: int, field: str) -> None:
+    """Refuses (``400`` on ``field``) ``adding`` payment rows past :data:`referee.bounds.NIGHT_PAYMENTS`.
+
+    Why: a night's payment rows had no bound (pay, void, pay again), and the
+    import of its export refused past the bound, so the app's own export of
+    a valid night did not import (issue 43.6). A tournament not finished
+    keeps room for its prize rows (one per player at most), so its end is
+    never refused. Called inside the write, under the night's lock.
+    """
+    held = int(db.session.scalar(select(func.count()).select_from(Payment).where(Payment.night_id == night_id))
+               or 0)
+    if db.session.scalar(select(Tournament.id).where(Tournament.night_id == night_id,
+                                                     Tournament.finished.is_(False))) is not None:
+        held += int(db.session.scalar(select(func.count()).select_from(NightPlayer)
+                                      .where(NightPlayer.night_id == night_id)) or 0)
+    if held + adding > bounds.NIGHT_PAYMENTS:
+        raise BadInput(field, "Night %(night)s holds %(n)s payment rows, the most a night may hold; settle the "
+                              "rest on a new night.", night=night_id, n=bounds.NIGHT_PAYMENTS)
 
 
 def insert_payments(night_id: int, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -331,7 +373,7 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
         row = db.session.get(Payment, payment_id)
         if row is None or row.night_id != night.id:
             raise tx.NotFound(f"Night {night.id} has no payment {payment_id}.")
-        if row.kind == PaymentKind.PRIZE:
+        if row.kind in tournament_money.RESULT_KINDS:
             raise BadInput("payment", "A tournament's fees and prizes are part of its result; they cannot be voided.")
         rows = [row]
         if row.carry_id:
@@ -380,12 +422,17 @@ def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) 
         amounts = {p: a for p, a in current.open.items() if a}
         if not amounts:
             raise BadInput("to_night", "Nothing is open on this night; there is nothing to carry.")
+        for held in (night.id, target.id):
+            check_room(held, len(amounts), "to_night")
+        new_players = [p for p in amounts if p != POT_PARTY and p not in target.player_names]
+        if len(target.player_names) + len(new_players) > bounds.NIGHT_PLAYERS:
+            raise BadInput("to_night", "Night %(night)s would have more than %(n)s players with those carried "
+                                       "to it.", night=target.id, n=bounds.NIGHT_PLAYERS)
         for party, amount in amounts.items():
             _add(night.id, PaymentKind.CARRY_OUT, party, amount, carry_id=carry_id)
             _add(target.id, PaymentKind.OPENING, party, amount, carry_id=carry_id)
-        for party in amounts:
-            if party != POT_PARTY and party not in target.player_names:
-                nights.seat_player(target, party)
+        for party in new_players:
+            nights.seat_player(target, party)
         for night_id in sorted((night.id, target.id)):
             live.note(night_id, "carry")
         tx.store_reply(idem, night)

@@ -31,8 +31,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from referee.engine.spec import SPECS, Brag
-from referee.engine.vocab import PaymentKind
-from referee.ledger import fold
+from referee.ledger import fold, tournament_money
+from referee.ledger.inputs import POT_PARTY
 from referee.models import Group, Match, Night, NightPlayer, Payment, db
 
 
@@ -141,16 +141,20 @@ def _night_row(night: Night, brags: Brags) -> NightRow:
             played[name] += 1
         pots += state.pot - getattr(state, "carried_in", 0)
         _brag(match, state, brags)
-    for row in db_prizes(night):  # a finished tournament's fees and prizes are part of the night's result
-        result[row.payer] = result.get(row.payer, 0) + row.amount
+    for row in db_prizes(night):  # a tournament's fees and prizes are part of the night's result
+        for party, amount in tournament_money.moves(row):
+            if party == POT_PARTY:
+                pots += amount  # the pool, until the prizes are paid out of it
+            else:
+                result[party] = result.get(party, 0) + amount
     return NightRow(night=night, day=night.date or night.created_at.date(), result=result, pots=pots,
                     played=dict(played))
 
 
 def db_prizes(night: Night) -> list[Payment]:
-    """The night's tournament fee-and-prize rows (not void), as the settlement counts them."""
+    """The night's tournament fee and prize rows (not void), as the settlement counts them."""
     return list(db.session.scalars(select(Payment).where(
-        Payment.night_id == night.id, Payment.kind == PaymentKind.PRIZE, Payment.void.is_(False))))
+        Payment.night_id == night.id, Payment.kind.in_(tournament_money.RESULT_KINDS), Payment.void.is_(False))))
 
 
 def _brag(match: Match, state: object, brags: Brags) -> None:

@@ -15,12 +15,11 @@ from sqlalchemy.orm import joinedload
 
 from referee.engine import tournament as draw
 from referee.engine.spec import spec
-from referee.engine.vocab import EventKind, PaymentKind
+from referee.engine.vocab import EventKind
 from referee.ledger import fold
 from referee.models import (
     Match,
     NightPlayer,
-    Payment,
     Player,
     Round,
     Tournament,
@@ -162,19 +161,3 @@ def standings(tourn: Tournament, tables: list[TournamentTable] | None = None) ->
     withdrew = {name for name, series in withdrawn.items() if out_in.get(name) == series}
     return draw.knockout_standings(names, out_in, table_place, results, matches, withdrew)
 
-
-def prizes_paid(tourn: Tournament, rows: tuple[draw.Standing, ...]) -> tuple[draw.Prize, ...]:
-    """The prizes as written when the tournament finished (its ``prize`` rows plus the fee), best place first.
-
-    Read from the rows, not computed again, so what is shown is what the
-    settlement holds even if a round was voided after the end.
-    """
-    if not tourn.finished or not tourn.entry_fee:
-        return ()
-    nets = dict(db.session.execute(select(Payment.payer, Payment.amount).where(
-        Payment.night_id == tourn.night_id, Payment.kind == PaymentKind.PRIZE,
-        Payment.carry_id == f"tournament:{tourn.id}", Payment.void.is_(False))).all())
-    place = {row.player: row.place for row in rows}
-    won = [(row.player, nets.get(row.player, 0) + tourn.entry_fee) for row in rows]
-    return tuple(draw.Prize(name, place.get(name, 0), amount)
-                 for name, amount in sorted(won, key=lambda item: (place.get(item[0], 0), item[0])) if amount > 0)

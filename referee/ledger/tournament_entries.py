@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from referee.engine import BadInput, Explained
 from referee.engine import tournament as draw
-from referee.ledger import inputs, live, nights, standings, tx
+from referee.ledger import inputs, live, nights, standings, tournament_money, tx
 from referee.ledger import tournaments as tourneys
 from referee.ledger.idempotency import Idem
 from referee.models import Night, Tournament, TournamentEntry, db
@@ -55,8 +55,8 @@ def refuse_late(tourn: Tournament) -> None:
 def register(tournament_id: int, name: object, *, idem: Idem | None = None) -> TournamentEntry:
     """A late player: seated from the next series on, in the night (a group member or a new one) if not yet.
 
-    One write: the entry, the night's seat and (at the merge of issue 43.4)
-    the entry fee, so a refused or failed registration leaves nothing.
+    One write: the entry, the night's seat and the entry fee, so a refused or
+    failed registration leaves nothing.
     """
     pname = inputs.clean_player(name, "name")
     with tx.writing(idem=idem):
@@ -74,7 +74,7 @@ def register(tournament_id: int, name: object, *, idem: Idem | None = None) -> T
             known = pname
         entry = TournamentEntry(tournament=tourn, player=known, joined_series=tourn.current_series + 1)
         db.session.add(entry)
-        # The entry fee of a late player is written here, in this write (issue 43.4: tournament_money.charge_fee).
+        tournament_money.charge_fee(tourn, known)  # she owes the fee from now on, in this write (issue 43.4)
         db.session.flush()
         live.note(night.id, "players")
         live.note(night.id, "tournament")

@@ -9,6 +9,7 @@ format money in the reader's locale), also in ``minor`` units.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -17,8 +18,8 @@ from referee.engine import table_counts
 from referee.engine import tournament as draw
 from referee.engine.money import Money
 from referee.engine.vocab import MatchStatus
-from referee.ledger import by_version, fold, inputs, standings
-from referee.ledger.tournaments import current_tables
+from referee.ledger import by_version, fold, inputs, standings, tournament_money
+from referee.ledger.tournaments import current_tables, ends_at
 from referee.models import Tournament, TournamentTable, db
 
 
@@ -85,6 +86,7 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
         "entry_fee": money.format(tourn.entry_fee),
         "pool": money.format(tourn.entry_fee * len(entrants)),
         "prize_split": list(tourn.prizes), "seating": tourn.seating,
+        "series_minutes": tourn.series_minutes, "ends_at": _iso(ends_at(tourn)),
         "tables": [table_json(t, token=organiser) | in_play(tourn, t, money, minor=minor, last=last, gone=gone)
                    for t in current],
         "standings": [{"player": r.player, "place": r.place, "result": money.format(r.result),
@@ -93,7 +95,7 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
                       | ({"out_in_series": r.out_in_series} if knockout else {}) for r in rows],
         # what the end wrote into the night (the prize rows), not computed again
         "prizes": [{"player": p.player, "place": p.place, "amount": money.format(p.amount)}
-                   | ({"minor": p.amount} if minor else {}) for p in standings.prizes_paid(tourn, rows)],
+                   | ({"minor": p.amount} if minor else {}) for p in tournament_money.prizes_paid(tourn, rows)],
     }
     # who plays (issue 43.2): when each may first be seated, and the series each left in (null: still in)
     out["players"] = [{"player": name, "joined_series": late[name].joined_series if name in late else 1,
@@ -103,6 +105,11 @@ def _view(tourn: Tournament, *, organiser: bool, minor: bool) -> dict[str, Any]:
     if organiser:
         out["seed"] = tourn.seed
     return out
+
+
+def _iso(moment: datetime | None) -> str | None:
+    """A naive UTC moment as ISO 8601 with its zone (``Z``), to the second (a countdown needs no more)."""
+    return None if moment is None else moment.isoformat(timespec="seconds") + "Z"
 
 
 def table_tokens(tourn: Tournament) -> dict[int, str]:

@@ -3,11 +3,8 @@
 A tournament is a night whose matches are its tables, so rounds, voids,
 closes, the live stream, the settlement and the exports are the night's.
 This module writes the rows only the tournament has (the tournament, its
-tables with their tokens) and, when the last series is over, the entry fees
-and prizes: one ``prize`` payment row per player (the prize won less the fee
-paid, ``carry_id`` ``tournament:<id>``), which the settlement adds to the
-player's result. The rows add up to zero (every unit of the pool is given
-out), so balances plus pots still sum to zero. What is decided (seats,
+tables with their tokens); its money (the fees owed from the start, the
+prizes at the finish) is :mod:`referee.ledger.tournament_money`'s. What is decided (seats,
 rankings, standings, shares) is decided by :mod:`referee.engine.tournament`.
 """
 
@@ -16,24 +13,30 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import date as Date
+from datetime import datetime, timedelta
 from typing import Any
+
+from sqlalchemy import select
 
 from referee import bounds
 from referee.engine import BadInput, MatchState
 from referee.engine import tournament as draw
 from referee.engine.records import dump, parse_options
 from referee.engine.spec import SPECS, spec
-from referee.engine.vocab import MatchStatus, PaymentKind
-from referee.ledger import fold, inputs, live, nights, ratelimit, ratings, standings, tx
+from referee.engine.vocab import MatchStatus
+from referee.ledger import fold, inputs, live, nights, ratelimit, ratings, standings, tournament_money, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.ratelimit import Caller
-from referee.models import Group, Match, Night, Payment, Snapshot, Tournament, TournamentTable, db
+from referee.models import Group, Match, Night, Snapshot, Tournament, TournamentTable, db, now
 
 #: The most players one tournament seats, and its series (the night's bounds: :mod:`referee.bounds`).
 MAX_PLAYERS = bounds.NIGHT_PLAYERS
 MAX_SERIES = bounds.SERIES
 MAX_TABLE_SIZE = 16
 MAX_SEED = 100
+#: A series' time limit in minutes (``series_minutes``): a quarter of an hour's play at the least a club sets is
+#: well above 1, and no series outlasts a night (12 hours).
+MAX_SERIES_MINUTES = 720
 
 
 class StillPlaying(Exception):
@@ -75,6 +78,9 @@ class Plan:
     prizes: tuple[int, ...]
     seed: str
     seating: str = draw.Seating.DRAW
+    series_minutes: int | None = None
+    #: Who holds the pool and collects in the leader plan (``Night.leader``; a player or not), or "".
+    leader: str = ""
 
 
 def check(data: dict[str, Any]) -> Plan:
@@ -110,6 +116,9 @@ def check(data: dict[str, Any]) -> Plan:
         seed = secrets.token_hex(8)
     if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED:
         raise BadInput("seed", "seed must be text of 1 to %(n)s characters.", n=MAX_SEED)
+    minutes = data.get("series_minutes")
+    if minutes is not None:
+        minutes = _int(minutes, "series_minutes", 0, 1, MAX_SERIES_MINUTES)
     seating = data.get("seating", draw.Seating.DRAW)
     if seating not in tuple(draw.Seating):
         raise BadInput("seating", "seating must be draw, standings or rating.")
@@ -129,8 +138,9 @@ def check(data: dict[str, Any]) -> Plan:
                                  "%(tables)s tables, and one night holds at most %(n)s; choose fewer series or "
                                  "larger tables.", players=len(players), size=table_size, series=series,
                        tables=tables, n=bounds.NIGHT_MATCHES)
+    leader = "" if data.get("leader") in (None, "") else inputs.clean_name(data["leader"], "leader")
     return Plan(name, code, game, players, table_size, series, str(fmt), advance, stake, options, fee, prizes,
-                seed, str(seating))
+                seed, str(seating), minutes, leader)
 
 
 def create(plan: Plan, *, group: object = None, group_token: object = None, date: Date | None = None,
@@ -157,7 +167,7 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
         else:
             grp = Group(name=group_name)
             db.session.add(grp)
-        night = Night(group=grp, name=plan.name, currency=plan.currency, date=date, place=place, leader="",
+        night = Night(group=grp, name=plan.name, currency=plan.currency, date=date, place=place, leader=plan.leader,
                       language=lang)
         db.session.add(night)
         for pname in plan.players:
@@ -166,9 +176,11 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
         tourn = Tournament(night=night, name=plan.name, game=plan.game, format=plan.fmt, series_count=plan.series,
                            current_series=1, table_size=plan.table_size, advance=plan.advance, stake=plan.stake,
                            options=dump(plan.options), entry_fee=plan.entry_fee, prizes=list(plan.prizes),
-                           seed=plan.seed, seating=plan.seating, finished=False)
+                           seed=plan.seed, seating=plan.seating, finished=False,
+                           series_minutes=plan.series_minutes, series_started_at=now())
         db.session.add(tourn)
         db.session.flush()
+        tournament_money.charge_fees(tourn, plan.players)  # owed from the start (issue 43.4)
         _seat_tables(tourn, night, tables, states, 1)
         tx.store_reply(idem, tourn)
     return tourn
@@ -216,9 +228,26 @@ def get(tournament_id: int) -> Tournament:
     return tourn
 
 
+def of_night(night_id: int) -> Tournament | None:
+    """The tournament whose night this is, or None for a night of its own (its export and import, issue 43.6)."""
+    found: Tournament | None = db.session.scalar(select(Tournament).where(Tournament.night_id == night_id))
+    return found
+
+
 def current_tables(tourn: Tournament, tables: list[TournamentTable] | None = None) -> list[TournamentTable]:
     """The current series' tables, with their matches (one query; none with ``tables``, every series' read)."""
     return [t for t in (standings.tables_of(tourn) if tables is None else tables) if t.series == tourn.current_series]
+
+
+def ends_at(tourn: Tournament) -> datetime | None:
+    """When the current series' time is up (naive UTC), or ``None`` without a limit or once finished.
+
+    It decides nothing (API.md ``series_minutes``): the hall counts down to it and shows a table still playing
+    after it as late; the tables go on and ``next`` waits for them as ever.
+    """
+    if tourn.series_minutes is None or tourn.series_started_at is None or tourn.finished:
+        return None
+    return tourn.series_started_at + timedelta(minutes=tourn.series_minutes)
 
 
 def _is_last(tourn: Tournament, tables: list[TournamentTable]) -> bool:
@@ -228,7 +257,7 @@ def _is_last(tourn: Tournament, tables: list[TournamentTable]) -> bool:
 
 
 def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
-    """The next series' tables, or, after the last series, the end: fees and prizes into the night.
+    """The next series' tables, or, after the last series, the end: the prizes into the night.
 
     Checked and written under the night's lock, so two organisers' phones
     pressing "next" at once draw one series, and the other gets the 409 of
@@ -245,7 +274,7 @@ def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
         if playing:
             raise StillPlaying(playing)
         if _is_last(tourn, tables) or not _draw_next(tourn, tables):
-            _finish(tourn)
+            tournament_money.finish(tourn)
         tx.store_reply(idem, tourn)
     return tourn
 
@@ -278,30 +307,8 @@ def _draw_next(tourn: Tournament, tables: list[TournamentTable]) -> bool:
     options = parse_options(spec(tourn.game).Options, tourn.options)
     states = [_start(tourn.game, t.players, tourn.stake, options) for t in drawn]
     tourn.current_series = series
+    tourn.series_started_at = now()  # the clock of the hall's countdown starts with the draw (ends_at)
     _seat_tables(tourn, tourn.night, drawn, states, series)
     live.note(tourn.night_id, "tournament")
     db.session.expire(tourn, ["tables"])
     return True
-
-
-def _finish(tourn: Tournament) -> None:
-    """The tournament ends: each seated player's prize less the fee, as one ``prize`` row each (adding up to zero).
-
-    Finished first, then counted: the standings of a finished knockout are
-    the ones shown from now on (the final's first place is the champion), and
-    the prizes are counted from those same rows, so the places shown and the
-    prizes agree (a tied final was shown as places 1 and 2 and paid as a
-    shared first place, issue 43.1).
-    """
-    tourn.finished = True
-    rows = standings.standings(tourn)
-    paying = standings.entrants(tourn)  # a late player who left before being seated paid too (issue 43.2)
-    won = {p.player: p.amount for p in draw.prizes(rows, tourn.entry_fee * len(paying), tourn.prizes, tourn.seed)}
-    nets = {name: won.get(name, 0) - tourn.entry_fee for name in paying}
-    assert sum(nets.values()) == 0, nets  # every unit of the pool is given out (a bug otherwise)
-    for name, net in nets.items():
-        if net:
-            db.session.add(Payment(night_id=tourn.night_id, kind=PaymentKind.PRIZE, payer=name, payee="",
-                                   amount=net, carry_id=f"tournament:{tourn.id}"))
-    live.note(tourn.night_id, "tournament")
-

@@ -6,8 +6,8 @@ itself again and swaps ``<main>``), so a round entered at any table shows
 within the stream's delay.
 
 - ``/tournaments/<id>/hall``: a projector at the back of the room
-  (1920×1080): the standings and every table in columns, sized so 40
-  tables of 5 fit without scrolling, and the QR code of the players' view.
+  (1920×1080): the standings, the tables in columns (more than 16 take
+  turns on pages), the series' countdown, and the QR code of the players' view.
 - ``/tournaments/<id>/me``: a phone (390×844): the player picks their name
   once (kept in this phone's session, no account), then sees their table and
   seat now, their standing, and once the night is settled, what they pay or
@@ -17,6 +17,7 @@ within the stream's delay.
 from __future__ import annotations
 
 import math
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
@@ -24,6 +25,8 @@ from flask_babel import gettext as _
 
 from referee import ledger
 from referee.ledger import payments, ratings, tournament_view
+from referee.ledger import tournaments as tourneys
+from referee.models import now
 from referee.pages.filters import qr_svg
 from referee.pages.forms import RoundForm
 from referee.pages.tournaments import tournament
@@ -40,40 +43,87 @@ HALL_STANDINGS = 16
 WRAP = 14
 #: Characters a player's numbers take beside the name ("2 liv", "−12,50"), at .8 of the type (``.hall-count``).
 NUMBER = 6
+#: The width of the star before the names of who is ahead ("★ "), in type sizes.
+AHEAD = 1.2
+#: The most tables one screen of the hall shows. More tables take turns on pages of at most this many, each shown
+#: for a while in turn (``static/js/hall.js``).
+PAGE = 16
+#: The grid's width and height in hundredths of the screen's height (a 16:9 screen less the standings' column and
+#: the header), for :func:`layout`'s estimate.
+WIDTH, HEIGHT = 128, 82
 
 
-def layout(tables: list[dict[str, Any]]) -> dict[str, Any]:
-    """Columns and rows of the hall's table grid, and each table's type size in tenths of the screen's height
-    (``sizes``: table number → ``fs-<n>``).
+def split(tables: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The tables in pages of at most :data:`PAGE`, as even as possible (30 tables: two pages of 15).
 
-    Why computed here, and per table: the type must be as large as the room
-    allows and still fit every table on one 16:9 screen, so it follows the
-    number of tables and their size; and each table's own names and numbers,
-    so that one long name wraps and shrinks its own table a little, never
-    every table's names (a 28-character name took every name from about 40 to
-    22.7 px, issue 43.3). The grid's width is about 128 hundredths of the
-    screen's height (a 16:9 screen less the standings), 140 when more than
-    16 tables narrow the standings (``many``: then the tables show names
-    only, the numbers do not fit beside them); a character of DejaVu Sans is
-    about 0.62 of the type size, the seat numbers take 1.6 more.
+    Why pages and not smaller type: every table of a hall of 30 tables of 4
+    on one 1920×1080 screen left names about 20 px with the numbers beside
+    them (or the numbers left out, as the hall once did above 16 tables);
+    two pages of 15 keep names about 27 px with every player's numbers, so a
+    player reads their table's lives from the room, at the cost of waiting
+    one turn of the pages (about 12 s) to see it.
     """
-    count = max(1, len(tables))
-    cols = max(1, min(8, math.ceil(math.sqrt(count * 1.6))))
-    rows = math.ceil(count / cols)
-    many = count > 16
-    width = (140 if many else 128) / cols - 1.5
+    count = math.ceil(len(tables) / PAGE) or 1
+    per = math.ceil(len(tables) / count) or 1
+    return [tables[i:i + per] for i in range(0, len(tables), per)] or [[]]
+
+
+def _sizes(tables: list[dict[str, Any]], cols: int) -> dict[int, int]:
+    """Each table's type size in tenths of the screen's height for a grid of ``cols`` columns.
+
+    A character of DejaVu Sans is about 0.62 of the type size (0.68 in bold:
+    the names of who is ahead, after a star of :data:`AHEAD`), the seat
+    numbers take 1.6 more, a player's numbers :data:`NUMBER` characters at
+    .8 of it beside the name. Budgeted for every name, so that a table's
+    first saved game (a star and bold for who is ahead) wraps no name.
+    """
+    rows = math.ceil(len(tables) / cols)
+    width = WIDTH / cols - 1.5
     sizes: dict[int, int] = {}
     for table in tables:
         names = [len(p) for p in table["players"]] or [8]
-        cut = max(names) if many else WRAP  # names only: none wraps; with numbers: long ones wrap
-        longest = max(6, min(max(names), cut))
-        extra = 0 if many else sum(math.ceil(n / WRAP) - 1 for n in names) + 1  # wrapped lines, the table's word
+        longest = max(6, min(max(names), WRAP))  # long names wrap
+        extra = sum(math.ceil(n / WRAP) - 1 for n in names) + 1  # wrapped lines, the table's word
         lines = len(names) + 2 + extra  # the table's number, its seats, room between the cards
-        by_height = 820 // (rows * lines)
-        beside = 0 if many else 0.8 * 0.62 * NUMBER + 0.4
-        by_width = int(10 * width / (0.62 * longest + beside + 1.6))
+        by_height = HEIGHT * 10 // (rows * lines)
+        by_width = int(10 * width / (0.68 * longest + AHEAD + 0.8 * 0.62 * NUMBER + 0.4 + 1.6))
         sizes[table["table"]] = max(10, min(40, by_height, by_width))
-    return {"cols": cols, "rows": rows, "sizes": sizes, "many": int(many)}
+    return sizes
+
+
+def layout(tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """The hall's pages of tables (:func:`split`), each with its grid's columns and rows, and each table's type
+    size in tenths of the screen's height (``sizes``: table number → ``fs-<n>``).
+
+    Why computed here, and per table: the type must be as large as the room
+    allows and still fit a page of tables on one 16:9 screen, so it follows
+    the number of tables and their size; and each table's own names and
+    numbers, so that one long name wraps and shrinks its own table a little,
+    never every table's names (a 28-character name took every name from
+    about 40 to 22.7 px, issue 43.3). A page takes the number of columns
+    that gives its smallest table the largest type. The sizes are floors in
+    ``rem`` as well (``static/css/hall.css``), so browser zoom and a larger
+    default text grow them (issue 50.5); the page then scrolls, never sideways.
+    """
+    pages: list[dict[str, Any]] = []
+    sizes: dict[int, int] = {}
+    for number, page in enumerate(split(tables), start=1):
+        best = max(range(1, 9), key=lambda cols: (min(_sizes(page, cols).values(), default=40), -cols))
+        sizes |= _sizes(page, best)
+        pages.append({"page": number, "tables": page, "cols": best, "rows": math.ceil(len(page) / best) or 1,
+                      "first": page[0]["table"] if page else 0, "last": page[-1]["table"] if page else 0})
+    return {"pages": pages, "sizes": sizes, "count": len(tables)}
+
+
+def clock(found: Any, now: datetime) -> dict[str, Any] | None:
+    """The series' countdown as the hall first shows it (``static/js/hall.js`` then counts each second from
+    ``ends_at``): the time left as mm:ss, or time up; ``None`` without a limit (API.md ``series_minutes``)."""
+    ends = tourneys.ends_at(found)
+    if ends is None:
+        return None
+    left = max(0, math.ceil((ends - now).total_seconds()))
+    return {"ends_at": ends.isoformat(timespec="seconds") + "Z", "up": left == 0,
+            "left": f"{left // 60:02d}:{left % 60:02d}"}
 
 
 def champions(view: dict[str, Any]) -> list[str]:
@@ -101,7 +151,7 @@ def hall(tournament_id: int) -> Any:
     link = players_link(found.night, found.id)
     return render_template("pages/tournament_hall.html", t=view, night=found.night, grid=layout(view["tables"]),
                            standings=view["standings"][:HALL_STANDINGS], players_url=link, champions=champions(view),
-                           gone=gone(view),
+                           gone=gone(view), clock=clock(found, now()),
                            players_qr=qr_svg(link, scale=4))
 
 
@@ -142,8 +192,8 @@ def me(tournament_id: int) -> Any:
     return render_template("pages/tournament_me.html", t=view, night=found.night, names=names, name=name,
                            seat=seat, standing=standing, prize=prize, form=form, champions=champions(view),
                            rated=rated, figure=ratings.figure, game=found.game,
-                           # what one pays or receives is shown once the tournament is over (the settlement)
-                           **(money_of(found.night, name) if view["finished"] else {}))
+                           # what one pays or receives: the fee from the start (issue 43.4), all of it once over
+                           **(money_of(found.night, name) if view["finished"] or found.entry_fee else {}))
 
 
 def money_of(night: Any, name: str) -> dict[str, Any]:

@@ -43,7 +43,9 @@ def _refused(nt: Night, exc: RuleViolation | BadInput, plan: str | None = None) 
 
 def _page(nt: Night, plan_kind: str | None) -> Any:
     s = payments.settlement(nt)
-    kind = "leader" if plan_kind == "leader" else "fewest"
+    leader = payments.leader_of(nt)
+    # No leader, no plan through one (issue 43.4): the page shows the fewest payments and asks for a leader.
+    kind = "leader" if plan_kind == "leader" and leader else "fewest"
     plan = payments.leader_plan(s) if kind == "leader" else s.plan
     details = paying.player_details(nt)
     transfers = []
@@ -54,6 +56,7 @@ def _page(nt: Night, plan_kind: str | None) -> Any:
     form = RoundForm()
     form.form_token.data = secrets.token_urlsafe(16)
     return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
+                           leader=leader, no_leader=plan_kind == "leader" and not leader,
                            pot_party=ledger.POT_PARTY, form=form, void_form=VoidForm(),
                            later=payments.later_nights(nt), details=details, money=ledger.night_money(nt),
                            explained=balance_lines.page_rows(nt, request.args.get("why"), PAGE_LINES),

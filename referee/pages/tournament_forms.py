@@ -17,6 +17,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from referee.engine import BadInput
 from referee.engine.spec import SPECS, spec
+from referee.ledger.tournaments import MAX_SERIES_MINUTES
 from referee.pages.forms import currency_choices
 
 
@@ -38,6 +39,10 @@ class TournamentForm(FlaskForm):  # type: ignore[misc]
     entry_fee = StringField(_l("Entry fee"), validators=[Optional(), Length(max=20)])
     prizes = StringField(_l("Prizes in percent, best place first (e.g. 50, 30, 20)"),
                          validators=[Optional(), Length(max=200)])
+    series_minutes = IntegerField(_l("Time limit per series, minutes (optional)"),
+                                  validators=[Optional(), NumberRange(min=1, max=MAX_SERIES_MINUTES)])
+    leader = StringField(_l("Who holds the prize pool (optional, a player or not)"),
+                         validators=[Optional(), Length(max=40)])
     seed = StringField(_l("Seed of the draw (optional)"), validators=[Optional(), Length(max=64)])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -58,10 +63,12 @@ class TournamentForm(FlaskForm):  # type: ignore[misc]
             body["advance"] = self.advance.data or 1
         else:
             body["series"] = self.series.data or 1
-        for key in ("stake", "entry_fee", "seed"):
+        if self.series_minutes.data:
+            body["series_minutes"] = self.series_minutes.data
+        for key in ("stake", "entry_fee", "seed", "leader"):
             value = (getattr(self, key).data or "").strip()
             if value:
-                body[key] = value.replace(",", ".") if key != "seed" else value
+                body[key] = value.replace(",", ".") if key in ("stake", "entry_fee") else value
         prizes = (self.prizes.data or "").replace(";", ",").strip()
         if prizes:
             try:

@@ -33,7 +33,10 @@ def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str
     """
     opening = any(s.opening.values())
     paid = any(s.paid.values())
-    prizes = any(s.prizes.values())
+    # (one column, as a tournament finished before fees were owed from the start wrote them net: a wider grid
+    # falls back to the wrapped list of matches sooner; each fee and prize is a line of the appendix)
+    fee_prize = {name: s.fees.get(name, 0) + s.prizes.get(name, 0) for name in s.parties}
+    prizes = any(fee_prize.values())
     carried = any(s.carried_out.values())
     amount = {name: money(value) for name, value in s.result.items()}  # (formatting money is slow: once each)
     titles = [match_title(m) for m, _a in s.per_match]
@@ -50,7 +53,7 @@ def results_grid(s: Any, money: Callable[[int], str], party: Callable[[str], str
     tail.append(Column(_("Open"), right=True))
 
     def ends(name: str) -> list[str]:
-        cells = [money(s.prizes.get(name, 0))] if prizes else []
+        cells = [money(fee_prize[name])] if prizes else []
         cells.append(amount[name])
         if opening:
             cells.append(money(s.opening[name]))

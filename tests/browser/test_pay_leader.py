@@ -48,3 +48,29 @@ def test_leader_plan_tapped_paid_until_settled(live_server: LiveServer, phone: A
     assert page.locator("#settled").inner_text() == "Settled: everybody has paid."
     watched.shot("settled")
     assert not watched.problems, watched.problems
+
+
+def test_a_night_without_a_leader_offers_no_leader_plan(live_server: LiveServer, phone: Any, artifacts: Path) -> None:
+    """Issue 43.4: the leader plan is never routed through whoever was listed first. Without a leader the page
+    names no one to go through, and ``?plan=leader`` shows the fewest payments and says why."""
+    base, page = live_server.url, phone
+    night = post(base, "/api/nights", {"name": "Kul utan ledare", "currency": "SEK", "players": SEATS})
+    match = post(base, f"/api/nights/{night['id']}/matches", {"game": "kul", "players": SEATS, "stake": "2.00"},
+                 night["edit_token"])
+    post(base, f"/api/matches/{match['id']}/rounds", {"last_trick": "Cia"}, night["edit_token"])
+    watched = watch(page, artifacts, "no-leader-")
+    page.goto(f"{base}/e/{night['edit_token']}")
+    page.goto(f"{base}/nights/{night['id']}/settlement")
+    assert page.locator("a[href*='plan=leader']").count() == 0
+    assert page.locator(".plan-switch .no-leader").is_visible()
+    fewest = page.locator("li.transfer").all_inner_texts()
+    page.goto(f"{base}/nights/{night['id']}/settlement?plan=leader")
+    assert page.locator(".no-leader-plan").is_visible()
+    assert page.locator("li.transfer").all_inner_texts() == fewest  # the fewest payments, not all through Åsa
+    assert fewest and not all("Åsa" in text.split("\n")[0] for text in fewest)
+    button = page.locator("li.transfer").first.get_by_role("button", name="Paid")
+    with page.expect_navigation():
+        button.tap()
+    assert "plan=leader" not in page.url
+    watched.shot("no-leader")
+    assert not watched.problems, watched.problems

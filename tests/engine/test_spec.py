@@ -103,5 +103,5 @@ def test_a_vocabulary_word_is_its_string() -> None:
     """Stored values and JSON stay as they were: a member equals, hashes and serialises as its text."""
     assert CLOSE_HOWS == ("split", "award", "carry") and all(type(h) is str for h in CLOSE_HOWS)
     assert json.dumps({"pot": CloseHow.CARRY, "kind": EventKind.CLOSE}) == '{"pot": "carry", "kind": "close"}'
-    assert [k.value for k in PaymentKind] == ["payment", "opening", "carry_out", "prize"]
+    assert [k.value for k in PaymentKind] == ["payment", "opening", "carry_out", "prize", "fee"]
     assert {MatchStatus.OPEN: 1}["open"] == 1 and f"{MatchStatus.CLOSED}" == "closed"

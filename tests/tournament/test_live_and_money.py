@@ -47,9 +47,12 @@ def test_a_finished_tournaments_money_survives_export_and_import(client: Any) ->
     copy = resp.get_json()
     after = client.get(f"/api/nights/{copy['id']}/settlement", headers=bearer(copy["edit_token"])).get_json()
     assert after["balances"] == before["balances"] and after["transfers"] == before["transfers"]
-    # the fee-and-prize rows are not payments: they cannot be voided one by one
-    rows = [p for p in export["payments"] if p["kind"] == "prize"]
-    assert rows and sum(p["amount_minor"] for p in rows) == 0
+    # the fee and prize rows are not payments: each fee goes into the pot, the prizes come out of it, all of it
+    fees = [p for p in export["payments"] if p["kind"] == "fee"]
+    prizes = [p for p in export["payments"] if p["kind"] == "prize"]
+    assert len(fees) == 9 and all(p["payee_pot"] and p["amount_minor"] == 1001 for p in fees)
+    assert prizes and all(p["payee_pot"] for p in prizes)
+    assert sum(p["amount_minor"] for p in prizes) == sum(p["amount_minor"] for p in fees)
 
 
 def test_keyed_create_and_next_are_made_once(client: Any) -> None:

@@ -333,7 +333,7 @@ def _chain(*changes: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, An
 
 
 BAD_SHAPES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
-    ("wrong-version", _set("version", 3), "version"),
+    ("wrong-version", _set("version", 4), "version"),
     ("version-as-text", _set("version", "1"), "version"),
     ("not-a-night-export", _set("format", "something-else"), "format"),
     ("unknown-top-field", _set("colour", "red"), "colour"),

@@ -47,6 +47,11 @@ REFUSED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
      "matches[0].rounds[1].payload.participants"),
     ("void-round-unknown-field", _set("matches.0.rounds.1.payload", {"colour": "red"}),
      "matches[0].rounds[1].payload.colour"),
+    # a tournament's fee (issue 43.4) goes from a player into the pot, and is more than zero
+    ("fee-to-a-player", _set("payments.0", {"kind": "fee", "payer": "Anna", "payee": "Bo", "amount_minor": 500,
+                                            "carry_id": "tournament:1"}), "payments[0].payee"),
+    ("fee-of-zero", _set("payments.0", {"kind": "fee", "payer": "Anna", "payee_pot": True, "amount_minor": 0,
+                                        "carry_id": "tournament:1"}), "payments[0].amount_minor"),
 ]
 
 

@@ -75,6 +75,55 @@ def test_a_night_at_its_matches_takes_no_more(app: Any, monkeypatch: pytest.Monk
     assert rows(app) == before
 
 
+def test_a_night_at_its_payment_rows_takes_no_more_and_its_export_imports(app: Any,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Payments paid and voided again: at the night's payment rows, one more is a ``400`` that writes nothing,
+    and the night's export imports (its rows were more than the import takes, issue 43.6)."""
+    monkeypatch.setattr(bounds, "NIGHT_PAYMENTS", 4)
+    api = Api(app.test_client())
+    api.new_night(PLAYERS)
+    match = api.new_match("svangknack", PLAYERS, stake="3.00")
+    status, body = api.round(match["id"], {"participants": PLAYERS, "tricks": {"Anna": 3, "Bo": 0, "Cia": 0}})
+    assert status == 201, body
+    assert api.call("POST", f"/api/matches/{match['id']}/close", {"pot": "split"})[0] == 200
+    owes = next(name for name, value in api.call("GET", f"/api/nights/{api.night['id']}")[1]["balances"].items()
+                if value.startswith("-"))
+    to = next(name for name in PLAYERS if name != owes)
+    pay = {"from": owes, "to": to, "amount": "0.01"}
+    for _ in range(4):
+        status, body = api.call("POST", f"/api/nights/{api.night['id']}/payments", pay)
+        assert status == 201, body
+        assert api.call("POST", f"/api/nights/{api.night['id']}/payments/{body['payment']['id']}/void",
+                        {"reason": "typo"})[0] == 200
+    before = rows(app)
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/payments", pay)
+    assert status == 400 and "holds 4 payment rows, the most a night may hold" in body["error"], body
+    assert rows(app) == before
+    status, export = api.call("GET", f"/api/nights/{api.night['id']}/export.json")
+    assert status == 200 and len(export["payments"]) == 4
+    status, body = api.call("POST", "/api/import", export, token=None)
+    assert status == 201, body
+
+
+def test_a_carry_seats_no_more_players_in_the_later_night_than_a_night_holds(app: Any,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A carry seats its players in the later night: past ``bounds.NIGHT_PLAYERS`` that night's export would not
+    import again (issue 43.6); refused with a ``400`` that writes nothing, and a carry that fits goes through."""
+    from tests.web.test_settlement import kul_night
+
+    client = app.test_client()
+    api, _match = kul_night(client, group="Fredagsgänget")
+    later = Api(client)
+    later.new_night(["Eva", "Filip"], group_token=api.night["group_token"])
+    monkeypatch.setattr(bounds, "NIGHT_PLAYERS", 5)  # 2 + the 4 carried would be 6
+    before = rows(app)
+    status, body = api.call("POST", f"/api/nights/{api.night['id']}/carry", {"to_night": later.night["id"]})
+    assert status == 400 and "would have more than 5 players" in body["error"], body
+    assert rows(app) == before
+    monkeypatch.setattr(bounds, "NIGHT_PLAYERS", 6)
+    assert api.call("POST", f"/api/nights/{api.night['id']}/carry", {"to_night": later.night["id"]})[0] == 200
+
+
 def test_a_tournament_nights_own_matches_leave_room_for_its_series_to_come(app: Any,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bounds, "NIGHT_MATCHES", 7)
@@ -177,7 +226,59 @@ def test_the_export_of_a_night_at_the_bounds_imports_again(backend: str, tmp_pat
         assert reply.status_code == 201, reply.get_json()
         imported = client.get(f"/api/nights/{reply.get_json()['id']}", headers=bearer(reply.get_json()["edit_token"]))
         assert len(imported.get_json()["matches"]) == bounds.NIGHT_MATCHES
+        # with its tournament: the 960 tables of its 8 series, finished as it was (issue 43.6)
+        copied = client.get(f"/api/tournaments/{reply.get_json()['tournament']}",
+                            headers=bearer(reply.get_json()["edit_token"])).get_json()
+        assert copied["finished"] and (copied["series"], copied["of"], len(copied["standings"])) == (8, 8, 480)
     finally:
         with application.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def test_the_largest_rows_of_an_export_fit_the_bytes_its_import_takes(app: Any) -> None:
+    """Each kind of row at its largest (names of 40 characters of 4 bytes, a round naming 8 of 9 players, voids
+    with reasons of 500 such characters), as the export writes it (UTF-8), fits its share of
+    ``bounds.IMPORT_BYTES``, so a night at every bound imports again (issue 43.6: the 16 MiB body held about
+    3,000 such events of the night's 20,000)."""
+    import json
+
+    from referee.models import Payment
+
+    card = "\N{PLAYING CARD ACE OF SPADES}"  # 4 bytes in UTF-8, 12 as a JSON \\u escape pair
+    names = [card * 39 + chr(ord("a") + k) for k in range(9)]  # the most at one table (Schwimmen's 9)
+    api = Api(app.test_client())
+    api.new_night(names)
+    night_id = api.night["id"]
+    status, body = api.call("POST", f"/api/nights/{night_id}/players/{names[0]}/details",
+                            {"swish": "0701234567", "iban": "SE4550000000058398257466", "holder": "Ö" * 70})
+    assert status == 200, body
+    match = api.new_match("schwimmen", names, stake="1.00")
+    status, body = api.round(match["id"], {"ended_by": "knock", "by": names[0], "losers": names[1:]})
+    assert status == 201, body
+    status, body = api.call("POST", f"/api/matches/{match['id']}/rounds/1/void", {"reason": card * 500})
+    assert status == 200, body
+    with app.app_context():
+        from referee.ledger import tx
+
+        with tx.writing():  # a voided payment with the longest reason (the payment itself needs a debt)
+            db.session.add(Payment(night_id=night_id, kind="payment", payer=names[0], payee=names[1],
+                                   amount=10**12, void=True, void_reason=card * 500))
+    resp = api.client.get(f"/api/nights/{night_id}/export.json", headers=bearer(api.token))
+    assert resp.status_code == 200 and b"\\u" not in resp.data  # UTF-8, not escapes
+    export = json.loads(resp.data)
+
+    def size(row: Any) -> int:
+        return len(json.dumps(row, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode())
+
+    event = max(size(r) for m in export["matches"] for r in m["rounds"])
+    match_row = max(size({k: v for k, v in m.items() if k != "rounds"}) for m in export["matches"])
+    payment = max(size(p) for p in export["payments"])
+    player = max(size(p) for p in export["players"])
+    assert event <= bounds.EVENT_BYTES and payment <= bounds.PAYMENT_BYTES, (event, payment)
+    assert match_row <= bounds.MATCH_BYTES and player <= bounds.PLAYER_BYTES, (match_row, player)
+    largest = (bounds.NIGHT_EVENTS * event + bounds.NIGHT_PAYMENTS * payment + bounds.NIGHT_MATCHES * match_row
+               + bounds.NIGHT_PLAYERS * player)
+    assert largest <= bounds.IMPORT_BYTES, largest
+    status, body = api.call("POST", "/api/import", raw=resp.data, token=None)
+    assert status == 201, body

@@ -215,3 +215,24 @@ def test_the_stake_placeholder_is_a_stake_the_game_takes(client: Any, game: str)
         "name": "Prov", "currency": "SEK", "game": game, "players": PLAYERS, "table_size": 4,
         "stake": suggested.group(1).replace(",", "."), "seed": "x"})
     assert resp.status_code == 201, (suggested.group(1), resp.get_json())
+
+
+def test_the_form_names_who_holds_the_pool(client: Any) -> None:
+    """Issue 43.4: the pool has a holder, who need not play: the form's leader is the night's leader, the
+    settlement page's leader plan goes through them, and the fee is owed from the draw on."""
+    resp = client.post("/tournaments/new", data={
+        "name": "Formkväll", "currency": "SEK", "game": "svangknack", "players": "\n".join(PLAYERS),
+        "table_size": "4", "format": "series", "series": "1", "advance": "1", "stake": "3,00",
+        "entry_fee": "20", "prizes": "60, 40", "seed": "abc", "leader": "Olle Organisatör"})
+    assert resp.status_code == 302, resp.get_data(as_text=True)
+    tid = int(resp.headers["Location"].rstrip("/").split("/")[-1])
+    from referee.models import Tournament, db
+
+    with client.application.app_context():
+        night = db.session.get(Tournament, tid).night
+        night_id, players = night.id, night.player_names
+        assert night.leader == "Olle Organisatör" and "Olle Organisatör" not in players
+    page = client.get(f"/nights/{night_id}/settlement?plan=leader").get_data(as_text=True)
+    assert "Everything through Olle Organisatör" in page
+    for name in PLAYERS:  # each player pays the fee to Olle
+        assert f"<strong>{name}</strong> → <strong>Olle Organisatör</strong>" in page, name
