@@ -105,11 +105,12 @@ def entrants(tourn: Tournament) -> list[str]:
 
 
 def to_seat(tourn: Tournament, series: int) -> list[str]:
-    """Series format: who is seated in ``series``: the entrants who have not left, the late ones once their
-    ``joined_series`` has come."""
+    """Series format: who is seated in ``series``: the entrants who had not left before it (``left_series``: the
+    series one withdrew in, not seated after it), the late ones once their ``joined_series`` has come."""
     rows = entries(tourn)
     return [name for name in entrants(tourn)
-            if (name not in rows or (rows[name].joined_series <= series and rows[name].left_series is None))]
+            if name not in rows or (rows[name].joined_series <= series
+                                    and (rows[name].left_series is None or rows[name].left_series >= series))]
 
 
 def through(tourn: Tournament, table: TournamentTable, last: bool, gone: Mapping[str, int]) -> list[str]:
