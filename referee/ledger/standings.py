@@ -108,9 +108,9 @@ def to_seat(tourn: Tournament, series: int) -> list[str]:
     """Series format: who is seated in ``series``: the entrants who had not left before it (``left_series``: the
     series one withdrew in, not seated after it), the late ones once their ``joined_series`` has come."""
     rows = entries(tourn)
+    never = series  # not left: seated in every series from the one joined
     return [name for name in entrants(tourn)
-            if name not in rows or (rows[name].joined_series <= series
-                                    and (rows[name].left_series is None or rows[name].left_series >= series))]
+            if name not in rows or rows[name].joined_series <= series <= (rows[name].left_series or never)]
 
 
 def through(tourn: Tournament, table: TournamentTable, last: bool, gone: Mapping[str, int]) -> list[str]:
