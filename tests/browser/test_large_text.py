@@ -5,9 +5,10 @@ phone's or a browser's text-size setting changes) on the 390×844 phone; "320 px
 ordinary size. In Swedish and German, with eight players, every page the issue names is opened (a night, the
 match page of each game, the trick referee, the Knaker referee, the settlement, a tournament's organiser page and
 a table's page) and none is wider than the phone (``document.documentElement.scrollWidth``; the element sticking
-out is named). The text really is larger (the body's computed font size). Offline at 200 % text, with a round
-waiting in the phone, every control of the round form reached by Tab lies clear of the offline banner and the
-Save bar. Screenshots of the first screen in ``test-artifacts/browser/large-text-*``.
+out is named). The text really is larger (the body's computed font size). Offline at 200 % and 150 % text, with a
+round waiting in the phone and five taps in the next, every control of the round form reached by Tab lies clear of
+the offline banner and the Save bar, and what is pinned takes at most a third of the screen. Screenshots of the
+first screen in ``test-artifacts/browser/large-text-*``.
 """
 
 from __future__ import annotations
@@ -101,19 +102,25 @@ def test_no_page_is_wider_than_the_phone(live_server: LiveServer, browser: Any, 
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["sv", "de"])
+@pytest.mark.parametrize(("lang", "font"), [("sv", 32), ("de", 32), ("de", 24)])
 def test_offline_at_large_text_the_focused_control_is_never_hidden(live_server: LiveServer, browser: Any,
-                                                                   artifacts: Path, lang: str) -> None:
+                                                                   artifacts: Path, lang: str, font: int) -> None:
+    """At 200 % text the Save bar follows the form; at 150 % it is pinned, and the page keeps the focus clear of
+    its measured height (a summary of five taps on several lines)."""
     base = live_server.url
-    page = phone_at(browser, lang, PHONE["width"], 32)
+    page = phone_at(browser, lang, PHONE["width"], font)
     page.context.set_default_timeout(60_000)  # a busy machine: the worker installs slowly
-    w = watch(page, artifacts, f"large-text-offline-{lang}-")
+    w = watch(page, artifacts, f"large-text-offline-{lang}-{font}-")
     svangknack_at(base, page, SEATS, lang, controlled=True)
-    assert float(page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")) >= 32  # it is large
+    assert float(page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")) >= font  # large
     page.context.set_offline(True)
     save_round(page)  # the svängare alone: waits in the phone
     expect(page.locator("#offline-entries li.pending")).to_have_count(1)
     expect(page.locator("#offline-bar")).to_be_visible()
+    for name in SEATS[2:7]:  # the next round's taps: the bar's summary on several lines
+        page.locator(f'#round-form tr[data-name="{name}"] label.pick').nth(1).tap()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    w.shot("pending", full=False)
     taken = page.evaluate("""() => ['#offline-bar', '.savebar'].map(s => document.querySelector(s))
                                      .filter(e => e && getComputedStyle(e).position === 'fixed')
                                      .reduce((sum, e) => sum + e.getBoundingClientRect().height, 0)""")
