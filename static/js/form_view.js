@@ -19,7 +19,8 @@
   function band() {
     var bar = document.querySelector(".savebar"), sticky = document.querySelector("#offline-bar:not([hidden])");
     var from = shown(sticky) ? sticky.getBoundingClientRect().bottom : 0;
-    var to = shown(bar) ? bar.getBoundingClientRect().top : window.innerHeight;
+    var pinned = shown(bar) && getComputedStyle(bar).position === "fixed";  // not at large text (thumb.css)
+    var to = pinned ? bar.getBoundingClientRect().top : window.innerHeight;
     return { from: from + MARGIN, to: to - MARGIN };
   }
   // Scroll so that the page from `first` to `last` (page coordinates) lies in the band, scrolled no further

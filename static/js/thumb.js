@@ -34,3 +34,14 @@
     summarise(form, out);
   });
 })();
+// The pinned Save bar's height as --savebar-h on <html> (issue 50.5): the page keeps a focused control clear of
+// the bar (thumb.css: scroll-padding-bottom) whatever the text size and however many lines the summary takes.
+(function () {
+  if (!window.ResizeObserver) return;  // thumb.css's fixed room stands
+  var root = document.documentElement;
+  RefereeBind.each(".savebar", function (bar) {
+    new ResizeObserver(function () {
+      if (bar.isConnected) root.style.setProperty("--savebar-h", Math.ceil(bar.getBoundingClientRect().height) + "px");
+    }).observe(bar);
+  });
+})();
