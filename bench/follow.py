@@ -54,8 +54,11 @@ class Follower:
         self.dirty = asyncio.Event()
         self.reading = False
         self.last = -gap  # when the page last fetched itself
+        self.version = 0  # the night version the page shows (its data-version): older events change nothing
+        self.urgent = False  # its own match closed: fetched at once, not after the gap (live.js)
         self.last_id = ""
         self.closed = False
+        self.retired = False  # a table leader's phone once the next series is drawn: its link may end
         self.tasks: list[asyncio.Task[None]] = []
 
     async def prepare(self) -> None:
@@ -69,6 +72,7 @@ class Follower:
         if response.status_code != 200:
             raise RuntimeError(f"{self.page} answered {response.status_code}")
         body = response.content
+        self._shown(body)
         if (follow := re.search(rb'data-follow-gap="(\d+)"', body)) and b"state=1" in body:
             self.gap = int(follow.group(1)) / 1000
             self.query += "&state=1"
@@ -85,6 +89,8 @@ class Follower:
             try:
                 async with self.client.stream("GET", f"/api/nights/{self.night}/live?view={self.token}{self.query}",
                                               headers=headers, timeout=httpx.Timeout(TIMEOUT, read=None)) as resp:
+                    if resp.status_code != 200 and self.retired:  # its table link ended with the series
+                        return
                     if resp.status_code != 200:
                         raise RuntimeError(f"stream answered {resp.status_code}")
                     buf = b""
@@ -138,15 +144,19 @@ class Follower:
             self.versions.setdefault((match, event["round_no"]), event["version"])
         elif event["what"] == "close" and match is not None:
             self.closes.setdefault(match, now)
+        if event["version"] <= self.version:  # the page shows it already (live.js: the stream's first event)
+            return
         if self.page is not None and (self.match_id is None or match in (None, self.match_id)):
+            self.urgent = self.urgent or (match == self.match_id and event["what"] != "round")
             self.dirty.set()
 
     async def _read_loop(self) -> None:
         assert self.page is not None
         while not self.closed:
             await self.dirty.wait()
-            if (wait := self.last + self.gap - time.monotonic()) > 0:  # at most one fetch per gap, as the page
-                await asyncio.sleep(wait)
+            if (wait := self.last + self.gap - time.monotonic()) > 0 and not self.urgent:  # once per gap at most
+                await self._wait(wait)
+            self.urgent = False
             self.last = time.monotonic()
             self.reading = True
             self.dirty.clear()
@@ -160,11 +170,24 @@ class Follower:
             else:
                 self.failed.append(status)
 
+    async def _wait(self, seconds: float) -> None:
+        """The gap's wait, cut short by a close of the page's own match."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0 and not self.urgent:
+            await asyncio.sleep(min(left, 0.1))
+
     async def _fetch(self) -> int:
         try:
-            return (await self.client.get(self.page or "", headers={"X-Live": "1"})).status_code
+            response = await self.client.get(self.page or "", headers={"X-Live": "1"})
         except httpx.TransportError:
             return 0
+        if response.status_code == 200:
+            self._shown(response.content)
+        return response.status_code
+
+    def _shown(self, page: bytes) -> None:
+        if found := re.search(rb'data-version="(\d+)"', page):
+            self.version = max(self.version, int(found.group(1)))
 
     def idle(self) -> bool:
         """No fetch running and none due: the page shows every event it heard."""

@@ -7,14 +7,14 @@ and the burst that ends the series; SQLite, then PostgreSQL) or ``--quick`` (one
 minutes a backend; ``--tables 4`` makes it tiny). Only HTTP, as a club's phones do; the bench's side is one asyncio
 loop (``bench/follow.py``, ``httpx``).
 
-For each backend it starts the app as ``make run`` serves it (gunicorn gthread workers, 2 a server), with the
-limits raised for 480 phones as docs/deploying.md says ("A big evening"): ``THREADS`` threads a worker,
-``LIVE_STREAMS`` = threads - 60, the caps per night, link and address at their most (3/4 of a worker's streams:
-a club's phones share one address and one view link) and gunicorn's ``--worker-connections`` above the phones'
-two connections each. On SQLite one server; on PostgreSQL (a private cluster, as the tests start theirs) two
-servers behind a round-robin balancer on loopback (``tests/faults/proxy.py``'s ``PipeRoundRobinProxy``, in a
-process of its own). It creates the tournament (``POST /api/tournaments``: ``--tables`` x 4 players, table size
-4, ``--series`` + 1 series, so that every burst's ``next`` draws one), then per series:
+For each backend it starts the app as ``make run`` serves it (gunicorn gthread workers, 2 a server), with the limits
+raised for 480 phones as docs/deploying.md says ("A big evening"): ``THREADS`` threads a worker, ``LIVE_STREAMS`` =
+threads - 60, the caps per night, link and address at their most (3/4 of a worker's streams: a club's phones share
+one address and one view link), gunicorn's ``--worker-connections`` above the phones' two connections each and
+``GUEST_PAGES`` twice the tables. On SQLite one server; on PostgreSQL (a private cluster, as the tests start theirs)
+two servers behind a round-robin balancer on loopback (``tests/faults/proxy.py``'s ``PipeRoundRobinProxy``, in a
+process of its own). It creates the tournament (``POST /api/tournaments``: ``--tables`` x 4 players, table size 4,
+``--series`` + 1 series, so that every burst's ``next`` draws one), then per series:
 
 - **two blocks** of ``--block`` seconds, in alternating order: **without phones**, and **with phones**. In both,
   each table's leader (its table token) enters a valid round about every ``PACE`` seconds (a random first moment,
@@ -32,7 +32,8 @@ Printed: round entry p50/p99 per condition (the burst's rounds apart), the close
 round's ``201`` (as its leader saw it) to each phone's event, to the phone's page showing it (its state event or a
 fetch after it) and to the end of its first whole fetch after it, and to the end of the first hall fetch that
 began after the hall's event; the close's event at the phones; what was lost (a round or close some phone or
-hall never saw, a failed fetch, a broken stream); the servers' CPU per round and this bench's; the servers'
+hall never saw, a failed fetch, a broken stream); the servers' CPU per round and this bench's, and how late its
+loop woke; the servers'
 memory (RSS of masters and workers: idle, phones following, after each burst, end). The ratio of round entry
 speed with the phones to without (p50 without / p50 with) is taken per series, whose two blocks are neighbours,
 and judged with ``bench/spread.py``. Goals (PASS/MISS): round p99 < 300 ms (with phones, burst included), phone's
@@ -91,6 +92,9 @@ LIVE_STREAMS = THREADS - 60
 STREAM_CAP = LIVE_STREAMS * 3 // 4
 #: gunicorn's connections per worker (its default 1000): each phone holds its stream and a kept-alive page fetch.
 WORKER_CONNECTIONS = 2000
+#: Guests' pages kept per worker (GUEST_PAGES, 64 by default) are twice the tables: a table's version lives a round
+#: (30 s) and its three guests fetch it spread over their 30 s gap; 64 pages lasted 16 s at 120 tables.
+GUEST_PAGES_PER_TABLE = 2
 #: A page following the whole night fetches itself at most once in this many seconds (static/js/live.js ``GAP``).
 HALL_GAP = 1.0
 #: After a block, how long the phones' last events and the halls' last reads may take; later is "lost".
@@ -179,6 +183,7 @@ class Figures:
     cpu: dict[str, float] = field(default_factory=lambda: {"without": 0.0, "with": 0.0})
     own: dict[str, float] = field(default_factory=lambda: {"without": 0.0, "with": 0.0})
     loads: list[str] = field(default_factory=list)
+    lag: list[float] = field(default_factory=list)  # the bench's own loop: how late a 50 ms sleep woke (s)
 
 
 async def create(base: str, tables: int, series: int) -> dict[str, Any]:
@@ -363,6 +368,8 @@ async def burst(base: str, tour: dict[str, Any], tables: list[Table], phones: li
     await asyncio.gather(*(finish(t, rng.uniform(0, within)) for t in tables))
     figures.rounds["burst"].merge(timings)
     figures.rounds_n["burst"] += len(timings.ok)
+    for phone in phones:
+        phone.retired = phone.page is None  # the leaders' table links end with the series
     async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT,
                                  headers={"Authorization": f"Bearer {tour['edit_token']}"}) as organiser:
         start = time.perf_counter()
@@ -377,8 +384,25 @@ async def burst(base: str, tour: dict[str, Any], tables: list[Table], phones: li
     return list(response.json()["tables"])
 
 
+async def probe(figures: Figures) -> None:
+    """How late the bench's own loop wakes: its part of every figure measured on it (its leaders' and phones'
+    answers wait for the loop as the servers' do for their cores)."""
+    while True:
+        began = time.monotonic()
+        await asyncio.sleep(0.05)
+        figures.lag.append(time.monotonic() - began - 0.05)
+
+
 async def evening(base: str, args: argparse.Namespace, figures: Figures, servers: list[Server]) -> None:
     """Create the tournament, then per series the two blocks (alternating order) and the burst."""
+    lag = asyncio.create_task(probe(figures))
+    try:
+        await _evening(base, args, figures, servers)
+    finally:
+        lag.cancel()
+
+
+async def _evening(base: str, args: argparse.Namespace, figures: Figures, servers: list[Server]) -> None:
     tour = await create(base, args.tables, args.series + 1)
     tables = await seat(base, tour["tables"], tour, args.tables)
     await asyncio.gather(*(t.enter(Timings()) for t in tables))  # warm-up: caches, connections, both workers
@@ -434,7 +458,8 @@ def run_backend(backend: str, args: argparse.Namespace) -> Figures | None:
             server = Server(workdir / str(k), 2, url, threads=THREADS)
             server.env.update({"LIVE_STREAMS": str(LIVE_STREAMS), "LIVE_NIGHT_STREAMS": str(STREAM_CAP),
                                "LIVE_TOKEN_STREAMS": str(STREAM_CAP), "LIVE_ADDRESS_STREAMS": str(STREAM_CAP),
-                               "GUNICORN_CMD_ARGS": f"--worker-connections {WORKER_CONNECTIONS}"})
+                               "GUNICORN_CMD_ARGS": f"--worker-connections {WORKER_CONNECTIONS}",
+                               "GUEST_PAGES": str(max(64, GUEST_PAGES_PER_TABLE * args.tables))})
             servers.append(server)
             server.start()
         port = servers[0].port
@@ -500,6 +525,7 @@ def report(f: Figures, args: argparse.Namespace) -> list[str]:
     print(f"lost: {f.lost}, failed fetches {f.failed[:5]} ({len(f.failed)}), broken streams {f.broken[:3]} "
           f"({len(f.broken)}); streams opened again: at their lifetime {f.reconnects}, after a broken connection "
           f"{f.dropped}")
+    print(f"this bench's loop woke late by: {_p(f.lag)}  (its share of every delay above)")
     print(f"phones opening their pages and streams (not timed): {', '.join(f'{x:.1f} s' for x in f.opening)}")
     cpu = {k: f.cpu[k] / f.rounds_n[k] * 1000 if f.rounds_n[k] else float("nan") for k in f.cpu}
     own = {k: f.own[k] / f.rounds_n[k] * 1000 if f.rounds_n[k] else float("nan") for k in f.own}
