@@ -19,9 +19,9 @@ newer page than the event).
 from __future__ import annotations
 
 import asyncio
-import bisect
 import json
 import re
+import ssl
 import time
 from typing import Any
 
@@ -29,6 +29,9 @@ import httpx
 
 #: A request's whole time limit (s): a phone's browser gives up about as late.
 TIMEOUT = 60.0
+#: One TLS context for every client: httpx makes one per client otherwise (loading the CA bundle, tens of ms each),
+#: and 482 of them held the bench's loop for about 20 s. The servers speak plain HTTP; the context is never used.
+TLS = ssl.create_default_context()
 
 
 class Follower:
@@ -39,13 +42,13 @@ class Follower:
         self.night, self.token, self.match_id = night, token, match_id
         self.page, self.link, self.gap = page, link, gap
         self.query = "" if match_id is None else f"&match={match_id}"
-        self.client = httpx.AsyncClient(base_url=base, timeout=TIMEOUT, follow_redirects=False,
+        self.client = httpx.AsyncClient(base_url=base, timeout=TIMEOUT, follow_redirects=False, verify=TLS,
                                         limits=httpx.Limits(max_keepalive_connections=2, max_connections=4))
         self.seen: dict[tuple[int, int], float] = {}  # (match, round) -> when its round event arrived
         self.closes: dict[int, float] = {}  # match -> when its close event arrived
         self.versions: dict[tuple[int, int], int] = {}  # (match, round) -> the night version of its event
         self.states: list[tuple[int, float]] = []  # (version, when) of each state event, in order
-        self.reads: list[tuple[float, float]] = []  # (began, ended) of each successful fetch
+        self.reads: list[tuple[float, float, int]] = []  # (began, ended, the page's night version) of each fetch
         self.failed: list[int] = []  # statuses of failed fetches (0: transport error)
         self.reconnects = 0  # streams the server ended at their lifetime, opened again
         self.dropped = 0  # stream connections that broke (a stale kept-alive one), opened again
@@ -161,12 +164,12 @@ class Follower:
             self.reading = True
             self.dirty.clear()
             began = time.monotonic()
-            status = await self._fetch()
+            status, version = await self._fetch()
             if status == 0:  # the server closed the idle kept-alive connection (2 s): once more, as a browser does
-                status = await self._fetch()
+                status, version = await self._fetch()
             self.reading = False
             if status == 200:
-                self.reads.append((began, time.monotonic()))
+                self.reads.append((began, time.monotonic(), version))
             else:
                 self.failed.append(status)
 
@@ -176,30 +179,31 @@ class Follower:
         while (left := end - time.monotonic()) > 0 and not self.urgent:
             await asyncio.sleep(min(left, 0.1))
 
-    async def _fetch(self) -> int:
+    async def _fetch(self) -> tuple[int, int]:
+        """One fetch: its status and the night version its page shows."""
         try:
             response = await self.client.get(self.page or "", headers={"X-Live": "1"})
         except httpx.TransportError:
-            return 0
-        if response.status_code == 200:
-            self._shown(response.content)
-        return response.status_code
+            return 0, 0
+        return response.status_code, self._shown(response.content) if response.status_code == 200 else 0
 
-    def _shown(self, page: bytes) -> None:
-        if found := re.search(rb'data-version="(\d+)"', page):
-            self.version = max(self.version, int(found.group(1)))
+    def _shown(self, page: bytes) -> int:
+        found = re.search(rb'data-version="(\d+)"', page)
+        version = int(found.group(1)) if found else 0
+        self.version = max(self.version, version)
+        return version
 
     def idle(self) -> bool:
         """No fetch running and none due: the page shows every event it heard."""
         return not self.reading and not self.dirty.is_set()
 
     def fetched(self, match: int, round_no: int) -> float | None:
-        """When the whole page showed the round: the end of the first fetch that began after the round's event."""
-        arrived = self.seen.get((match, round_no))
-        if arrived is None:
+        """When the whole page showed the round: the end of the first fetch whose page is of the round's version or
+        newer (usually the first after the round's event; a fetch under way when the event came may show it)."""
+        version = self.versions.get((match, round_no))
+        if version is None:
             return None
-        k = bisect.bisect_left(self.reads, (arrived, 0.0))
-        return self.reads[k][1] if k < len(self.reads) else None
+        return next((ended for _, ended, shows in self.reads if shows >= version), None)
 
     def updated(self, match: int, round_no: int) -> float | None:
         """When the page showed the round's numbers: its state event, or the fetch after it if that came first."""

@@ -2,7 +2,7 @@
 (issue 43.7, "Bigger evenings"; issue 30 measured 40 tables of 5 whose leaders never paused).
 
 Run from the repository root: ``.venv/bin/python bench/tournament.py`` (the default, about 13 minutes a backend on
-an idle machine: 3 series of 120 tables, each a block of 90 s without the phones and one with them, alternating,
+an idle machine: 3 series of 120 tables, each a block of 60 s without the phones and one with them, alternating,
 and the burst that ends the series; SQLite, then PostgreSQL) or ``--quick`` (one series of 30 s blocks, about 3
 minutes a backend; ``--tables 4`` makes it tiny). Only HTTP, as a club's phones do; the bench's side is one asyncio
 loop (``bench/follow.py``, ``httpx``).
@@ -68,7 +68,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
-from follow import TIMEOUT, Follower
+from follow import TIMEOUT, TLS, Follower
 from load import Match, Timings, machine, ms, percentile, verdict
 from serve import HOST, Server, database
 from spread import describe
@@ -113,7 +113,7 @@ class Table(Match):
         self.svangare = ""
         self.answered: dict[int, float] = {}  # round number -> when its 201 came (monotonic)
         self.closed_at: float | None = None
-        self.http = httpx.AsyncClient(base_url=base, timeout=TIMEOUT,
+        self.http = httpx.AsyncClient(base_url=base, timeout=TIMEOUT, verify=TLS,
                                       headers={"Authorization": f"Bearer {self.edit_token}"})
 
     async def load(self) -> None:
@@ -184,6 +184,7 @@ class Figures:
     own: dict[str, float] = field(default_factory=lambda: {"without": 0.0, "with": 0.0})
     loads: list[str] = field(default_factory=list)
     lag: list[float] = field(default_factory=list)  # the bench's own loop: how late a 50 ms sleep woke (s)
+    timing: bool = False  # a timed block or burst is under way (the probe counts only then)
 
 
 async def create(base: str, tables: int, series: int) -> dict[str, Any]:
@@ -192,7 +193,7 @@ async def create(base: str, tables: int, series: int) -> dict[str, Any]:
     body = {"name": "Stor klubbkväll", "currency": "SEK", "game": "svangknack", "players": players,
             "table_size": SEATS, "series": series, "stake": "3.00", "options": {}, "format": "series",
             "seed": "bench-big-evening"}
-    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT) as client:
+    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, verify=TLS) as client:
         response = await client.post("/api/tournaments", json=body)
     if response.status_code != 201:
         raise RuntimeError(f"POST /api/tournaments answered {response.status_code}: {response.text[:300]}")
@@ -254,10 +255,10 @@ async def hang_up(phones: list[Follower], walls: list[Follower], figures: Figure
     figures.reconnects += sum(v.reconnects for v in everyone)
     figures.dropped += sum(v.dropped for v in everyone)
     for v in phones:
-        figures.page_reads += [ended - began for began, ended in v.reads]
+        figures.page_reads += [ended - began for began, ended, _ in v.reads]
         figures.failed += v.failed
     for v in walls:
-        figures.hall_reads += [ended - began for began, ended in v.reads]
+        figures.hall_reads += [ended - began for began, ended, _ in v.reads]
         figures.failed += v.failed
 
 
@@ -340,7 +341,9 @@ async def block(condition: str, tables: list[Table], args: argparse.Namespace, f
                 servers: list[Server], phones: list[Follower], walls: list[Follower], seed: int) -> float:
     """One timed block; returns its round p50 (for the series' ratio)."""
     cpu, own = sum(s.cpu_seconds() for s in servers), time.process_time()
+    figures.timing = True
     timings, _ = await play(tables, args.block, args.pace, seed)
+    figures.timing = False
     if phones:
         figures.memory["phones"] = max(figures.memory.get("phones", 0), sum(s.memory_kib() for s in servers))
         await settle(tables, phones, walls, closes=False)
@@ -365,12 +368,13 @@ async def burst(base: str, tour: dict[str, Any], tables: list[Table], phones: li
 
     for t in tables:
         t.answered.clear()
+    figures.timing = True
     await asyncio.gather(*(finish(t, rng.uniform(0, within)) for t in tables))
     figures.rounds["burst"].merge(timings)
     figures.rounds_n["burst"] += len(timings.ok)
     for phone in phones:
         phone.retired = phone.page is None  # the leaders' table links end with the series
-    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT,
+    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, verify=TLS,
                                  headers={"Authorization": f"Bearer {tour['edit_token']}"}) as organiser:
         start = time.perf_counter()
         response = await organiser.post(f"/api/tournaments/{tour['id']}/next", json={})
@@ -379,6 +383,7 @@ async def burst(base: str, tour: dict[str, Any], tables: list[Table], phones: li
         figures.next_failed.append(response.status_code)
         raise RuntimeError(f"next answered {response.status_code}: {response.text[:300]}")
     figures.nexts.append(seconds)
+    figures.timing = False
     await settle(tables, phones, walls, closes=True)
     measure(tables, phones, walls, figures, closes=True)
     return list(response.json()["tables"])
@@ -390,7 +395,8 @@ async def probe(figures: Figures) -> None:
     while True:
         began = time.monotonic()
         await asyncio.sleep(0.05)
-        figures.lag.append(time.monotonic() - began - 0.05)
+        if figures.timing:
+            figures.lag.append(time.monotonic() - began - 0.05)
 
 
 async def evening(base: str, args: argparse.Namespace, figures: Figures, servers: list[Server]) -> None:
@@ -557,7 +563,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=120, help="tables of 4 players (120)")
     parser.add_argument("--series", type=int, default=3, help="series, each two blocks and a burst (3)")
-    parser.add_argument("--block", type=float, default=90.0, help="seconds per timed block (90)")
+    parser.add_argument("--block", type=float, default=60.0, help="seconds per timed block (60)")
     parser.add_argument("--pace", type=float, default=PACE, help=f"seconds between a table's rounds, about ({PACE:g})")
     parser.add_argument("--burst", type=float, default=BURST,
                         help=f"seconds in which every table finishes its series ({BURST:g})")
