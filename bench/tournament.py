@@ -1,7 +1,7 @@
 """A big club evening at a real pace: 120 tables of 4 play Svängknack, 480 phones and two hall displays follow live
 (issue 43.7, "Bigger evenings"; issue 30 measured 40 tables of 5 whose leaders never paused).
 
-Run from the repository root: ``.venv/bin/python bench/tournament.py`` (the default, about 13 minutes a backend on
+Run from the repository root: ``.venv/bin/python bench/tournament.py`` (the default, about 12 minutes a backend on
 an idle machine: 3 series of 120 tables, each a block of 60 s without the phones and one with them, alternating,
 and the burst that ends the series; SQLite, then PostgreSQL) or ``--quick`` (one series of 30 s blocks, about 3
 minutes a backend; ``--tables 4`` makes it tiny). Only HTTP, as a club's phones do; the bench's side is one asyncio
