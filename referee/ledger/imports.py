@@ -21,16 +21,16 @@ from datetime import date as Date
 from datetime import datetime
 from typing import Any
 
-from referee.ledger import matches, nights, payments, ratelimit, rounds
+from referee.ledger import matches, nights, payments, ratelimit, rounds, tournament_money
 from referee.ledger.idempotency import Idem
 from referee.ledger.matches import MatchIn
 from referee.ledger.ratelimit import Caller
 from referee.ledger.tx import store_reply, writing
 from referee.models import Match, Night, Tournament, TournamentEntry, TournamentTable, db
 
-#: The carry id of a tournament's own money rows (its fee-and-prize rows): ``tournament:<id>``. An imported
+#: The carry id of a tournament's own money rows (:func:`referee.ledger.tournament_money.tag`). An imported
 #: night's rows of its tournament get the new tournament's id, every other carry a new id of its own.
-TOURNAMENT_CARRY = "tournament:"
+TOURNAMENT_CARRY = tournament_money.TAG_PREFIX
 
 
 @dataclass

@@ -32,9 +32,14 @@ from referee.models import Payment, Tournament, db
 RESULT_KINDS = frozenset({PaymentKind.FEE, PaymentKind.PRIZE})
 
 
+#: The ``carry_id`` of a tournament's fee and prize rows is this and the tournament's id (an import gives the
+#: rows of an old id the new one, :mod:`referee.ledger.imports`).
+TAG_PREFIX = "tournament:"
+
+
 def tag(tourn: Tournament) -> str:
     """The ``carry_id`` of a tournament's fee and prize rows."""
-    return f"tournament:{tourn.id}"
+    return f"{TAG_PREFIX}{tourn.id}"
 
 
 def moves(row: Payment) -> tuple[tuple[str, int], ...]:
