@@ -164,7 +164,8 @@ def _chosen(tournament_id: int) -> str:
 def me(tournament_id: int) -> Any:
     found = tournament(tournament_id, edit=False)
     view = tournament_view.view(found, organiser=False, minor=True)
-    names = sorted((s["player"] for s in view["standings"]), key=str.casefold)  # every player of the night
+    # every player of the tournament, a late one not yet seated too (she owes her fee from now, issue 43.2/43.4)
+    names = sorted((p["player"] for p in view["players"]), key=str.casefold)
     form = RoundForm()
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -187,10 +188,11 @@ def me(tournament_id: int) -> Any:
                   "match": t["match"], "finished": t["finished"]}
                  for t in view["tables"] if name in t["players"]), None)
     standing = next((s for s in view["standings"] if s["player"] == name), None)
+    entry = next(p for p in view["players"] if p["player"] == name)
     prize = next((p for p in view["prizes"] if p["player"] == name), None)
     rated = next((r for r in ratings.group_ratings(found.night.group).get(found.game, []) if r.player == name), None)
     return render_template("pages/tournament_me.html", t=view, night=found.night, names=names, name=name,
-                           seat=seat, standing=standing, prize=prize, form=form, champions=champions(view),
+                           seat=seat, standing=standing, entry=entry, prize=prize, form=form, champions=champions(view),
                            rated=rated, figure=ratings.figure, game=found.game,
                            # what one pays or receives: the fee from the start (issue 43.4), all of it once over
                            **(money_of(found.night, name) if view["finished"] or found.entry_fee else {}))

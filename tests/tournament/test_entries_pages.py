@@ -70,3 +70,20 @@ def test_the_hall_says_left_and_came_late_by_the_name(client: Any, language: str
     hall = client.get(f"/tournaments/{made['id']}/hall").get_data(as_text=True)
     assert f'{leaver} <span class="hall-word">{left}</span>' in hall, hall[hall.find("hall-standings"):][:800]
     assert f'Lea <span class="hall-word">{late}</span>' in hall
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "You play from series 2 on."),
+                                                 ("sv", "Du spelar från serie 2."), ("de", "Du spielst ab Serie 2.")])
+def test_a_late_player_not_yet_seated_finds_her_name_and_fee_on_her_own_view(client: Any, language: str,
+                                                                             words: str) -> None:
+    """The player's own view lists every player of the tournament, a late one before her first table too: she
+    picks her name, is told the series she plays from, and sees the fee she owes from now."""
+    made = make(client, entry_fee="20.00", prizes=[100])
+    organiser(client, made)
+    assert client.post(f"/tournaments/{made['id']}/players", data={"name": "Lea"}).status_code == 302
+    client.get(f"/v/{made['view_token']}")
+    client.get(f"/lang/{language}")
+    assert 'value="Lea"' in client.get(f"/tournaments/{made['id']}/me").get_data(as_text=True)
+    assert client.post(f"/tournaments/{made['id']}/me", data={"player": "Lea"}).status_code == 302
+    page = client.get(f"/tournaments/{made['id']}/me").get_data(as_text=True)
+    assert words in page and ("20.00" in page or "20,00" in page), page
