@@ -115,7 +115,7 @@ def import_night(data: object, *, idem: Idem | None = None, caller: Caller | Non
                        format=repr(FORMAT))
     if isinstance(top["version"], bool) or top["version"] not in READS:
         raise BadInput("version", "This app reads export version %(ours)s; the file has version %(theirs)s.",
-                       ours=" or ".join(str(v) for v in READS), theirs=str(top["version"])[:10])
+                       ours=f"{min(READS)}–{max(READS)}", theirs=str(top["version"])[:10])
     info = check_object(top["night"], "night", ("name", "date", "place", "leader", "currency", "group",
                                                  "created_at"), ("name", "currency"))
     name = clean_name(info["name"], "night.name", MAX_TEXT)

@@ -274,7 +274,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
         tx.lock_nights(night.id)
         current = settlement(night)
         payer, payee = check_payment(current, payer, payee, minor, money)
-        check_room(night.id, 1, "amount")
+        check_room(night.id, 1, "amount", held=len(current.rows))  # (every row of the night, just read)
         row = _add(night.id, PaymentKind.PAYMENT, payer, minor, payee=payee,
                    idem_key=idem.key if idem else None)  # which request made it (the reply is in idempotency)
         db.session.flush()
@@ -297,17 +297,20 @@ def _add(night_id: int, kind: PaymentKind, payer: str, amount: int, *, payee: st
     return row
 
 
-def check_room(night_id: int, adding: int, field: str) -> None:
+def check_room(night_id: int, adding: int, field: str, *, held: int | None = None) -> None:
     """Refuses (``400`` on ``field``) ``adding`` payment rows past :data:`referee.bounds.NIGHT_PAYMENTS`.
 
     Why: a night's payment rows had no bound (pay, void, pay again), and the
     import of its export refused past the bound, so the app's own export of
     a valid night did not import (issue 43.6). A tournament not finished
     keeps room for its prize rows (one per player at most), so its end is
-    never refused. Called inside the write, under the night's lock.
+    never refused. Called inside the write, under the night's lock; ``held``:
+    the night's payment rows when the caller has just read them all (a
+    payment's settlement), so they are not counted again.
     """
-    held = int(db.session.scalar(select(func.count()).select_from(Payment).where(Payment.night_id == night_id))
-               or 0)
+    if held is None:
+        held = int(db.session.scalar(select(func.count()).select_from(Payment)
+                                     .where(Payment.night_id == night_id)) or 0)
     if db.session.scalar(select(Tournament.id).where(Tournament.night_id == night_id,
                                                      Tournament.finished.is_(False))) is not None:
         held += int(db.session.scalar(select(func.count()).select_from(NightPlayer)

@@ -244,6 +244,11 @@ CASES: list[Case] = [
          numbers=("table_size", "series")),
     Case("next_series", "tournaments.next_series", lambda w: f"/tournaments/{w.tournament}/next",
          lambda _w: {"form_token": "next-1"}),
+    # Players who come late or leave early (issue 43.2): the cup is in its first of two series.
+    Case("late_player", "tournaments.late_player", lambda w: f"/tournaments/{w.tournament}/players",
+         lambda _w: {"name": "Lea"}, required=("name",), text=("name",)),
+    Case("withdraw", "tournaments.withdraw", lambda w: f"/tournaments/{w.tournament}/players/Bo/withdraw",
+         lambda _w: {"confirm": "yes"}),
     Case("tournament_me", "hall.me", lambda w: f"/tournaments/{w.tournament}/me", lambda _w: {"player": "Bo"},
          text=("player",), stores=False, accepted=302),  # the phone's choice is kept in its session
 ]

@@ -70,6 +70,14 @@ class DoorWorld(World):
         self.voidable: int = api.new_match("kul", ["Anna", "Bo", "Cia"], stake="1.00")["id"]
         status, answer = api.round(self.voidable, {"last_trick": "Cia"})
         assert status == 201, answer
+        # A series of two whose first series is in play, which takes a late player (issue 43.2).
+        status, cup = api.call("POST", "/api/tournaments", {
+            "name": "Door series", "currency": "SEK", "game": "kul", "players": ["Anna", "Bo", "Cia", "Dan"],
+            "table_size": 4, "series": 2, "stake": "1.00", "seed": "door"}, token=None)
+        assert status == 201, cup
+        self.cup: int = cup["id"]
+        self.cup_night: int = cup["night"]
+        self.edit[self.cup_night] = cup["edit_token"]
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,8 @@ BASES: dict[str, Callable[[DoorWorld], list[Base]]] = {
                                         "leader": "Anna", "trick": ["KD", "3C"], "card": "3C", "known": ["suit"]}),
     "POST /api/referee/schloapfer/eyes": lambda _w: _one(
         "/api/referee/schloapfer/eyes", {"cards": ["AS", "KH"], "trump": "S"}),
+    "POST /api/tournaments/{tournament_id}/players": lambda w: _one(
+        f"/api/tournaments/{w.cup}/players", {"name": "Lea"}, w.cup_night),
     "POST /api/tournaments": lambda _w: _one(
         "/api/tournaments", {"name": "Door cup", "currency": "SEK", "game": "kul", "players": SIX, "table_size": 3,
                              "stake": "1.00", "seed": "door"}),

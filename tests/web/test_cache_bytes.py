@@ -45,15 +45,23 @@ def test_a_value_heavier_than_the_whole_budget_is_handed_out_but_not_kept() -> N
     assert cache.get("big") is None and cache.get("small") is not None and cache.weight == 100
 
 
-def _traced(make: Any) -> tuple[Any, int]:
-    """``make()`` and the bytes it allocated that are still held."""
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        value = make()
-        return value, tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+def _traced(make: Any, tries: int = 3) -> tuple[Any, int]:
+    """``make()`` and the bytes it allocated that are still held: the least of a few tries, because tracemalloc
+    also counts what the process's other threads allocate meanwhile (a live server of an earlier test in the
+    same worker), which only ever adds (one CI run measured 674,088 bytes for a 450,080-byte history)."""
+    value, least = None, None
+    for _ in range(tries):
+        value = None  # the last try's value freed before this one is traced
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            value = make()
+            held = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        least = held if least is None else min(least, held)
+    assert least is not None
+    return value, least
 
 
 @pytest.mark.parametrize("rows", [50, 1_500])

@@ -64,5 +64,5 @@ def test_import_errors_in_the_request_language(client: Any) -> None:
         r = client.post("/api/import", json=body, headers={"Accept-Language": lang})
         assert r.status_code == 400 and r.get_json()["field"] == "version"
         texts[lang] = r.get_json()["error"]
-    assert texts["en"] == "This app reads export version 1 or 2; the file has version 99."
+    assert texts["en"] == "This app reads export version 1–3; the file has version 99."
     assert len(set(texts.values())) == 3 and all("99" in t for t in texts.values())
