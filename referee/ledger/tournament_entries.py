@@ -33,14 +33,6 @@ class Refused(Explained):
         super().__init__(template, params)
 
 
-def _locked(tournament_id: int) -> Tournament:
-    """Inside a write: the tournament read again after the night's lock (what ``next`` may just have changed)."""
-    tourn = tourneys.get(tournament_id)
-    tx.lock_nights(tourn.night_id)
-    db.session.refresh(tourn)
-    return tourn
-
-
 def refuse_late(tourn: Tournament) -> None:
     """Why ``tourn`` takes no late player now (:class:`Refused`), if it does not: the rule every way of adding a
     player to a tournament's night follows (API.md: nobody is in the standings without having been seated)."""
@@ -60,7 +52,7 @@ def register(tournament_id: int, name: object, *, idem: Idem | None = None) -> T
     """
     pname = inputs.clean_player(name, "name")
     with tx.writing(idem=idem):
-        tourn = _locked(tournament_id)
+        tourn = tourneys.locked(tournament_id)
         refuse_late(tourn)
         fold = pname.casefold()
         if any(n.casefold() == fold for n in standings.entrants(tourn)):
@@ -90,7 +82,7 @@ def withdraw(tournament_id: int, name: str, *, idem: Idem | None = None) -> Tour
     409 (:class:`referee.ledger.tournaments.Finished`) once it is finished.
     """
     with tx.writing(idem=idem):
-        tourn = _locked(tournament_id)
+        tourn = tourneys.locked(tournament_id)
         if tourn.finished:
             raise tourneys.Finished("The tournament is finished.")
         if name not in standings.entrants(tourn):

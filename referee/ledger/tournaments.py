@@ -234,6 +234,15 @@ def of_night(night_id: int) -> Tournament | None:
     return found
 
 
+def locked(tournament_id: int) -> Tournament:
+    """Inside a write: the tournament read again after its night's lock (what another write, ``next`` or a
+    late registration, may just have changed), so every change to it is decided on what is stored."""
+    tourn = get(tournament_id)
+    tx.lock_nights(tourn.night_id)
+    db.session.refresh(tourn)
+    return tourn
+
+
 def current_tables(tourn: Tournament, tables: list[TournamentTable] | None = None) -> list[TournamentTable]:
     """The current series' tables, with their matches (one query; none with ``tables``, every series' read)."""
     return [t for t in (standings.tables_of(tourn) if tables is None else tables) if t.series == tourn.current_series]
@@ -264,9 +273,7 @@ def next_series(tournament_id: int, *, idem: Idem | None = None) -> Tournament:
     the new series' tables still playing.
     """
     with tx.writing(idem=idem):
-        tourn = get(tournament_id)
-        tx.lock_nights(tourn.night_id)
-        db.session.refresh(tourn)
+        tourn = locked(tournament_id)
         if tourn.finished:
             raise Finished("The tournament is finished.")
         tables = current_tables(tourn)
