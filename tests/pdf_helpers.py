@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -37,15 +39,24 @@ def pdf_fonts(data: bytes) -> set[str]:
 
 
 def first_page_png(data: bytes, out: Path) -> Path:
-    """Render page 1 to ``out`` (a .png) so a person can look at it."""
+    """Render page 1 to ``out`` (a .png) so a person can look at it.
+
+    The PDF is written and rendered in a private directory and both files are then moved into place: a test's
+    [sqlite] and [postgres] runs share one artifact name and run at once on two workers, and rendering a PDF the
+    other worker was still writing once failed CI (poppler read half a file).
+    """
     if shutil.which("pdftoppm") is None:
         missing("pdftoppm (Debian package poppler-utils)")
     out.parent.mkdir(parents=True, exist_ok=True)
-    pdf = out.with_suffix(".pdf")
-    pdf.write_bytes(data)
-    subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf),
-                    str(out.with_suffix(""))], check=True)
-    assert out.exists() and out.stat().st_size > 1000
+    with tempfile.TemporaryDirectory(dir=out.parent) as work:
+        pdf = Path(work) / "page.pdf"
+        pdf.write_bytes(data)
+        subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf),
+                        str(Path(work) / "page")], check=True)
+        png = Path(work) / "page.png"
+        assert png.exists() and png.stat().st_size > 1000
+        os.replace(pdf, out.with_suffix(".pdf"))
+        os.replace(png, out)
     return out
 
 
