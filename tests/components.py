@@ -96,10 +96,24 @@ CHROMIUM_ARGS = [
 ]
 
 
+#: Ports :func:`free_port` has handed out in this process.
+_GIVEN: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port nobody listens on, never one this process was given before.
+
+    The kernel may hand the same free port to two ``bind(0)`` calls in a row: Caddy was once given one port as
+    its HTTP and its HTTPS port, served the site on plain HTTP only, and a deploy test failed CI waiting for a
+    certificate. A port once given is taken by its test (or was), so it is never given again.
+    """
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if port not in _GIVEN:
+            _GIVEN.add(port)
+            return port
 
 
 def _pg_bin() -> Path | None:

@@ -25,7 +25,7 @@ from referee.ledger import matches, nights, payments, ratelimit, rounds, tournam
 from referee.ledger.idempotency import Idem
 from referee.ledger.matches import MatchIn
 from referee.ledger.ratelimit import Caller
-from referee.ledger.tx import store_reply, writing
+from referee.ledger.tx import store_reply
 from referee.models import Match, Night, Tournament, TournamentEntry, TournamentTable, db
 
 #: The carry id of a tournament's own money rows (:func:`referee.ledger.tournament_money.tag`). An imported
@@ -121,42 +121,42 @@ def import_night(group_name: str, name: str, currency: str, players: Sequence[Ma
     every log has replayed and before anything is written, is the reader's
     last check (the file's hash chain).
     """
-    with ratelimit.creating(caller):  # an import creates a night: counted as one (and refused first, before the replay)
-        night = nights.imported_night(group_name, name, currency, players, date=date, place=place, leader=leader,
-                                      created_at=created_at)
-        logs: list[tuple[Match, list[dict[str, Any]]]] = []
-        for number, m_in in enumerate(matches_in, start=1):
-            match = matches.draft_match(night, m_in)
-            state = fold(match, number)
-            logs.append((match, [{"seq": ev.seq, "kind": ev.kind, "payload": ev.payload, "created_at": ev.created_at,
-                                  "void": ev.void, "void_reason": ev.void_reason, "idempotency_key": None,
-                                  "deal": ev.deal, "facts": ev.facts, "corrects": ev.corrects,
-                                  "corrected_by": ev.corrected_by, "voided_at": ev.voided_at} for ev in m_in.events]))
-            matches.settle_draft(match, number, m_in, state)
-        if verify is not None:
-            verify()
-        new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
-        if tournament is not None:
-            new_carry |= {old: TOURNAMENT_CARRY for old in new_carry if old.startswith(TOURNAMENT_CARRY)}
-        rows = [{"kind": p.kind, "payer": p.payer, "payee": p.payee, "amount": p.amount,
-                 "carry_id": new_carry.get(p.carry_id) if p.carry_id else None, "void": p.void,
-                 "void_reason": p.void_reason, "created_at": p.created_at, "voided_at": p.voided_at}
-                for p in payments_in]
+    ratelimit.full(caller)  # an import creates a night: refused before the replay when the hour is full
+    night = nights.imported_night(group_name, name, currency, players, date=date, place=place, leader=leader,
+                                  created_at=created_at)
+    logs: list[tuple[Match, list[dict[str, Any]]]] = []
+    for number, m_in in enumerate(matches_in, start=1):
+        match = matches.draft_match(night, m_in)
+        state = fold(match, number)
+        logs.append((match, [{"seq": ev.seq, "kind": ev.kind, "payload": ev.payload, "created_at": ev.created_at,
+                              "void": ev.void, "void_reason": ev.void_reason, "idempotency_key": None,
+                              "deal": ev.deal, "facts": ev.facts, "corrects": ev.corrects,
+                              "corrected_by": ev.corrected_by, "voided_at": ev.voided_at} for ev in m_in.events]))
+        matches.settle_draft(match, number, m_in, state)
+    if verify is not None:
+        verify()
+    new_carry = {old: uuid.uuid4().hex for old in {p.carry_id for p in payments_in if p.carry_id}}
+    if tournament is not None:
+        new_carry |= {old: TOURNAMENT_CARRY for old in new_carry if old.startswith(TOURNAMENT_CARRY)}
+    rows = [{"kind": p.kind, "payer": p.payer, "payee": p.payee, "amount": p.amount,
+             "carry_id": new_carry.get(p.carry_id) if p.carry_id else None, "void": p.void,
+             "void_reason": p.void_reason, "created_at": p.created_at, "voided_at": p.voided_at}
+            for p in payments_in]
 
-        # Everything is checked and built: the write only inserts. The few rows that need their ids
-        # (group, night, players, matches, snapshots) go through the ORM, the many (events, payments) as
-        # one Core INSERT each: 20,000 events through the ORM held the writer for seconds.
-        with writing(idem=idem):
-            db.session.add(night.group)
-            db.session.flush()
-            if tournament is not None:
-                tourn = _tournament(night, tournament, [match for match, _log in logs])
-                for row in rows:
-                    if row["carry_id"] == TOURNAMENT_CARRY:
-                        row["carry_id"] = f"{TOURNAMENT_CARRY}{tourn.id}"
-            events = [row | {"match_id": match.id} for match, log in logs for row in log]
-            if events:
-                rounds.insert_events(events)
-            payments.insert_payments(night.id, rows)
-            store_reply(idem, night)
-        return night
+    # Everything is checked and built: the write only inserts. The few rows that need their ids
+    # (group, night, players, matches, snapshots) go through the ORM, the many (events, payments) as
+    # one Core INSERT each: 20,000 events through the ORM held the writer for seconds.
+    with ratelimit.creating(caller, idem):  # counted as a night, inside the write
+        db.session.add(night.group)
+        db.session.flush()
+        if tournament is not None:
+            tourn = _tournament(night, tournament, [match for match, _log in logs])
+            for row in rows:
+                if row["carry_id"] == TOURNAMENT_CARRY:
+                    row["carry_id"] = f"{TOURNAMENT_CARRY}{tourn.id}"
+        events = [row | {"match_id": match.id} for match, log in logs for row in log]
+        if events:
+            rounds.insert_events(events)
+        payments.insert_payments(night.id, rows)
+        store_reply(idem, night)
+    return night

@@ -45,7 +45,7 @@ def create_night(name: object, currency: object, players: object, *, date: Date 
     place = "" if place in (None, "") else clean_name(place, "place", MAX_TEXT)
     leader = "" if leader in (None, "") else clean_name(leader, "leader")
     lang = clean_language(language)
-    with ratelimit.creating(caller), writing(idem=idem):
+    with ratelimit.creating(caller, idem):
         if group_token is not None:
             if not isinstance(group_token, str):
                 raise BadInput("group_token", "group_token must be text.")

@@ -33,12 +33,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, bindparam, delete, func, select, tuple_
+from sqlalchemy import ColumnElement, Insert, bindparam, delete, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 
 from referee.engine import N_
 from referee.ledger import tx
+from referee.ledger.idempotency import Idem
 from referee.models import TokenFailure, db
 
 #: A window is counted in this many buckets: a failure is remembered for the
@@ -88,27 +89,61 @@ class FailureLimiter:
         """The oldest bucket still inside the window (it ends after ``now - window``)."""
         return math.floor((now - self.window) / self.bucket_len)
 
+    def _total(self, key: str, now: float) -> tuple[int, int]:
+        """``key``'s count within the window and its oldest counted bucket."""
+        total, oldest = db.session.connection().execute(_COUNTED, {"address": self._key(key),
+                                                      "first": self._first_counted(now)}).one()
+        return int(total or 0), int(oldest or 0)
+
+    def _wait(self, oldest: int, now: float) -> int:
+        """Seconds until the oldest counted bucket leaves the window (the address may act again)."""
+        return max(1, math.ceil((oldest + 1) * self.bucket_len + self.window - now))
+
     def retry_after(self, key: str) -> int:
         """Seconds until ``key`` may try again; 0 when it is not blocked."""
         now = self.clock()
-        total, oldest = db.session.connection().execute(_COUNTED, {"address": self._key(key),
-                                                      "first": self._first_counted(now)}).one()
-        if not total or int(total) < self.limit:
-            return 0
-        # Blocked until the oldest counted bucket leaves the window.
-        return max(1, math.ceil((int(oldest) + 1) * self.bucket_len + self.window - now))
+        total, oldest = self._total(key, now)
+        return 0 if total < self.limit else self._wait(oldest, now)
 
-    def count(self, key: str) -> None:
-        """Count one wrong token (or creation) from ``key``; forget buckets out of the window; keep rows bounded."""
+    def claim(self, key: str) -> int:
+        """Inside the caller's write transaction: count one creation of ``key``; the seconds to wait when it is
+        over the limit (the caller refuses and rolls the count back with its write), else 0.
+
+        Counted first and checked after, in the one transaction: on SQLite the write lock orders creators, on
+        PostgreSQL the upsert holds the address's bucket row until commit, so a second creator from the address
+        reads the first one's count (a check before the write and a count after it let a burst through).
+        """
         now = self.clock()
+        db.session.execute(self._upsert(key, now))
+        total, oldest = self._total(key, now)
+        return 0 if total <= self.limit else self._wait(oldest, now)
+
+    def _upsert(self, key: str, now: float) -> Insert:
+        """One more in ``key``'s current bucket (a row per address and bucket)."""
         table = TokenFailure.__table__
         dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
         upsert = dialect.insert(table).values(address=self._key(key), bucket=self._bucket(now), count=1)
-        upsert = upsert.on_conflict_do_update(index_elements=[table.c.address, table.c.bucket],
-                                              set_={"count": table.c.count + 1})
+        built: Insert = upsert.on_conflict_do_update(index_elements=[table.c.address, table.c.bucket],
+                                                     set_={"count": table.c.count + 1})
+        return built
+
+    def count(self, key: str) -> None:
+        """Count one wrong token from ``key`` and tidy the table, in a transaction of its own; a database that
+        cannot take the write leaves it uncounted (a warning), never an error."""
+        self._best_effort(lambda: db.session.execute(self._upsert(key, self.clock())))
+
+    def tidy(self) -> None:
+        """Forget this limiter's buckets out of the window and keep its rows bounded (a transaction of its own,
+        best effort: after a creation, whose own transaction touches only its address's row)."""
+        self._best_effort(lambda: None)
+
+    def _best_effort(self, first: Callable[[], object]) -> None:
+        """``first()``, then the purge of old buckets and the row bound, in one short write; never raises."""
+        now = self.clock()
+        table = TokenFailure.__table__
         try:
             with tx.writing(fresh=False):
-                db.session.execute(upsert)
+                first()
                 db.session.execute(delete(table).where(table.c.bucket < self._first_counted(now), self._mine()))
                 excess = int(db.session.scalar(select(func.count()).select_from(table).where(self._mine())) or 0)
                 excess -= self.max_rows
@@ -119,7 +154,6 @@ class FailureLimiter:
         except (tx.Unavailable, DBAPIError) as exc:
             log.warning("a wrong token or a creation went uncounted (database busy or read-only): %s",
                         (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0])
-
 
 
 @dataclass(frozen=True)
@@ -152,19 +186,34 @@ class TooManyCreated(Exception):
         self.minutes = max(1, math.ceil(wait / 60))
 
 
-@contextmanager
-def creating(caller: Caller | None) -> Iterator[None]:
-    """Around the write of a new night, tournament or import: :class:`TooManyCreated` first if ``caller``'s
-    address created its hour's share; counted once the block has written (a refused request is not counted).
+def full(caller: Caller | None) -> None:
+    """:class:`TooManyCreated` if ``caller``'s address has created its hour's share: a read, nothing counted.
 
+    Asked before any work (an import's replay) and before the write lock is queued for, so that a flood of
+    refused creations neither replays files nor holds the writer the evening's rounds wait for.
+    """
+    if caller is not None and caller.creations is not None:
+        wait = caller.creations.retry_after(caller.address)
+        if wait:
+            raise TooManyCreated(caller.creations.limit, wait)
+
+
+@contextmanager
+def creating(caller: Caller | None, idem: Idem | None = None) -> Iterator[None]:
+    """The write transaction of a new night, tournament or import, counted towards ``caller``'s creations.
+
+    Refused first (:func:`full`) without a write; then counted inside the write itself
+    (:meth:`FailureLimiter.claim`) and refused there when creations sent at once have filled the hour meanwhile:
+    the write and its count roll back together, and a refused or replayed request (``idem``) is not counted.
     With no caller, or one whose creations are not counted (scripts, the command line), nothing is counted.
     """
-    if caller is None or caller.creations is None:
+    full(caller)
+    limiter = caller.creations if caller is not None else None
+    with tx.writing(idem=idem):
+        if limiter is not None and caller is not None:
+            wait = limiter.claim(caller.address)
+            if wait:
+                raise TooManyCreated(limiter.limit, wait)
         yield
-        return
-    limiter, address = caller.creations, caller.address
-    wait = limiter.retry_after(address)
-    if wait:
-        raise TooManyCreated(limiter.limit, wait)
-    yield
-    limiter.count(address)
+    if limiter is not None:
+        limiter.tidy()

@@ -159,7 +159,7 @@ def create(plan: Plan, *, group: object = None, group_token: object = None, date
     else:
         tables = draw.draw(plan.players, plan.table_size, spec(plan.game).min_players, plan.seed, 1)
     states = [_start(plan.game, t.players, plan.stake, plan.options) for t in tables]  # 422 before any write
-    with ratelimit.creating(caller), tx.writing(idem=idem):
+    with ratelimit.creating(caller, idem):
         if group_token is not None:
             grp = nights.group_by_token(group_token) if isinstance(group_token, str) else None
             if grp is None:

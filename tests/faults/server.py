@@ -31,7 +31,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import threading
 import time
@@ -45,7 +44,7 @@ from pathlib import Path
 from random import Random, SystemRandom
 from typing import Any
 
-from tests.components import watch_log
+from tests.components import free_port, watch_log
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -69,12 +68,6 @@ def database_url(backend: str, tmp_path: Path, postgres: Any, name: str) -> str:
 
         missing(f"PostgreSQL server (Debian package postgresql): {conftest.PG_ERROR}")
     return str(postgres.create_database(name))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
 
 
 # --- the launcher ---------------------------------------------------------------------------------
@@ -381,14 +374,17 @@ def at_once(port: int, path: str, body: Any, headers: dict[str, str], clients: i
     return posts_at_once(port, [(path, body, headers)] * clients)
 
 
-def posts_at_once(port: int, posts: list[tuple[str, Any, dict[str, str]]]) -> list[Reply]:
+def posts_at_once(port: int | list[int], posts: list[tuple[str, Any, dict[str, str]]]) -> list[Reply]:
     """One phone per ``(path, body, headers)`` POST, all sent at the same moment (a barrier), each on its own
-    connection; the answers in the order of ``posts`` (two different writes racing: which one won?)."""
+    connection; the answers in the order of ``posts`` (two different writes racing: which one won?).
+
+    With a list of ports (several app servers on one database), POST ``k`` goes to ``ports[k % len(ports)]``."""
+    ports = port if isinstance(port, list) else [port]
     barrier = threading.Barrier(len(posts))
     replies: list[Reply | None] = [None] * len(posts)
 
     def client(k: int) -> None:
-        http_ = Http(port)
+        http_ = Http(ports[k % len(ports)])
         path, body, headers = posts[k]
         barrier.wait()
         replies[k] = http_.request("POST", path, body, headers)

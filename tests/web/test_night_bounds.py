@@ -186,6 +186,37 @@ def test_one_address_creates_at_most_its_share_an_hour(small: Any) -> None:
     assert client.post("/api/nights", json=night, environ_overrides={"REMOTE_ADDR": "10.45.6.2"}).status_code == 201
 
 
+def test_a_creation_found_past_the_share_inside_its_write_is_refused_with_its_count(
+        small: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As when creations sent at once all passed the early check (tests/faults/test_creation_limit.py races them
+    on real servers): the count taken inside the write finds the hour full, and the creation and its count roll
+    back together, so a refused creation never fills the next hour."""
+    from referee.ledger import ratelimit
+    from referee.models import TokenFailure
+
+    client = small.test_client()
+    address = {"REMOTE_ADDR": "10.45.6.3"}
+    night = {"name": "Kväll", "currency": "SEK", "players": PLAYERS}
+    made = [client.post("/api/nights", json=night, environ_overrides=address) for _ in range(3)]
+    assert [m.status_code for m in made] == [201] * 3
+    export = client.get(f"/api/nights/{made[0].get_json()['id']}/export.json",
+                        headers=bearer(made[0].get_json()["edit_token"])).get_json()
+
+    def counted() -> int:
+        with small.app_context():
+            return int(db.session.scalar(select(func.sum(TokenFailure.count))
+                                         .where(TokenFailure.address == "new|10.45.6.3")) or 0)
+
+    assert counted() == 3
+    monkeypatch.setattr(ratelimit, "full", lambda caller: None)  # the early check saw room (the race)
+    before = rows(small)
+    for path, body in (("/api/nights", night), ("/api/tournaments", _tournament(6, 3, 1)), ("/api/import", export)):
+        reply = client.post(path, json=body, environ_overrides=address)
+        assert reply.status_code == 429, (path, reply.get_json())
+        assert "This address has created 3 nights and tournaments within the hour" in reply.get_json()["error"]
+        assert 0 < int(reply.headers["Retry-After"]) <= 3960
+    assert rows(small) == before and counted() == 3
+
 def test_the_export_of_a_night_at_the_bounds_imports_again(backend: str, tmp_path: Path) -> None:
     """480 players, 1,000 matches (a tournament's 960 tables and 40 more) and the night's events, all of them."""
     from referee import ledger
