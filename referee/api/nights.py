@@ -10,7 +10,7 @@ from flask import Response, jsonify, request
 from referee import bounds, exports, ledger, night_changes, payment_codes, pots
 from referee.api import _date, authorize, authorized_night, body, bp, respond
 from referee.engine import BadInput
-from referee.ledger import fingerprint, inputs, paying, payments, rights, tournament_entries, tournament_view
+from referee.ledger import debts, fingerprint, inputs, paying, payments, rights, tournament_entries, tournament_view
 from referee.ledger import tournaments as tourneys
 from referee.models import Night
 from referee.web import idempotent
@@ -197,7 +197,7 @@ def carry(night_id: int) -> Any:
     night = authorized_night(night_id, write=True)
     idem = idempotent.from_request(_settled)
     data = body({"to_night"}, {"to_night"})
-    payments.carry_debts(night, data["to_night"], idem=idem)
+    debts.carry_debts(night, data["to_night"], idem=idem)
     return respond(idem, _settled, night)
 
 

@@ -16,7 +16,7 @@ What lives where:
 - :mod:`.matches`: creating matches (and an imported night's);
 - :mod:`.rounds`: a match's log (rounds, voids, closes);
 - :mod:`.carries`: pots carried to the next night (SK-14);
-- :mod:`.payments`: payments, openings, carried debts, the settlement;
+- :mod:`.payments`: payments and the settlement; :mod:`.debts`: debts carried to a later night;
 - :mod:`.imports`: an export file's night written as rows;
 - :mod:`.fold`: the one fold of the log (writes, charts, seasons, protocols, the import), its error
   policy (``CorruptLog``), its cache and its checkpoints stored in ``fold_checkpoints``; the only

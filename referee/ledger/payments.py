@@ -1,4 +1,5 @@
-"""Settling a night: what is still open, payments, carried debts (how one is paid: :mod:`.paying`).
+"""Settling a night: what is still open, and payments (how one is paid: :mod:`.paying`; carried debts:
+:mod:`.debts`).
 
 Part of the ledger (:mod:`referee.ledger`, the only code that writes).
 A night's *result* is the sum of its matches; what is still *open* is that
@@ -11,7 +12,6 @@ rest open and the plan stays the smallest possible.
 
 from __future__ import annotations
 
-import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +24,7 @@ from referee import bounds
 from referee.engine import BadInput
 from referee.engine.money import Money
 from referee.engine.vocab import PaymentKind
-from referee.ledger import by_version, fold, live, nights, tournament_money, tx
+from referee.ledger import by_version, fold, live, tournament_money, tx
 from referee.ledger.idempotency import Idem
 from referee.ledger.inputs import POT_PARTY, clean_name, night_money
 from referee.ledger.settle import Plan, settle, via_leader
@@ -275,7 +275,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
         current = settlement(night)
         payer, payee = check_payment(current, payer, payee, minor, money)
         check_room(night.id, 1, "amount", held=len(current.rows))  # (every row of the night, just read)
-        row = _add(night.id, PaymentKind.PAYMENT, payer, minor, payee=payee,
+        row = add_row(night.id, PaymentKind.PAYMENT, payer, minor, payee=payee,
                    idem_key=idem.key if idem else None)  # which request made it (the reply is in idempotency)
         db.session.flush()
         live.note(night.id, "payment")
@@ -284,12 +284,12 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
     return paid
 
 
-def _add(night_id: int, kind: PaymentKind, payer: str, amount: int, *, payee: str = "",
+def add_row(night_id: int, kind: PaymentKind, payer: str, amount: int, *, payee: str = "",
          carry_id: str | None = None, idem_key: str | None = None) -> Payment:
     """A new Payment row in the session (inside :func:`writing`, after the caller's checks under its locks).
 
     With :func:`insert_payments` (an import's rows) the only code that
-    creates Payment rows: a payment and both halves of a carried debt.
+    creates Payment rows: a payment and both halves of a carried debt (:mod:`.debts`).
     """
     row = Payment(night_id=night_id, kind=kind, payer=payer, payee=payee, amount=amount, carry_id=carry_id,
                   idempotency_key=idem_key)
@@ -393,50 +393,3 @@ def void_payment(night: Night, payment_id: object, reason: object, *, idem: Idem
             live.note(night_id, "carry" if row.carry_id else "payment")
         tx.store_reply(idem, row)
     return row
-
-
-def later_nights(night: Night) -> list[Night]:
-    """Nights of the same group and currency created after this one: where debts can go."""
-    return list(db.session.scalars(select(Night).where(Night.group_id == night.group_id, Night.id > night.id,
-                                                       Night.currency == night.currency).order_by(Night.id)))
-
-
-def carry_debts(night: Night, to_night_id: object, *, idem: Idem | None = None) -> str:
-    """Carry everything still open to a later night of the group (opening balances there).
-
-    Returns the carry's id; both halves are voided together.
-    """
-    if isinstance(to_night_id, bool) or not isinstance(to_night_id, int) or not 0 < to_night_id <= MAX_ID:
-        raise BadInput("to_night", "to_night must be the number of a later night of this group.")
-    target = db.session.get(Night, to_night_id)
-    if target is None or target.group_id != night.group_id or target.id <= night.id:
-        raise BadInput("to_night", "Debts can only be carried to a later night of the same group.")
-    if target.currency != night.currency:
-        # Kronor are not euros one for one; the group settles across currencies by hand, as anyone would.
-        raise BadInput("to_night", "Debts in %(currency)s can only be carried to a night in %(currency)s; "
-                                   "night %(night)s is in %(other)s.", currency=night.currency,
-                       night=target.id, other=target.currency)
-    carry_id = uuid.uuid4().hex
-    with writing(idem=idem):
-        tx.lock_nights(night.id, target.id)  # what is open is read under the lock: carried once
-        current = settlement(night)
-        if current.open_matches:
-            raise BadInput("to_night", "Close the night's matches before carrying its debts.")
-        amounts = {p: a for p, a in current.open.items() if a}
-        if not amounts:
-            raise BadInput("to_night", "Nothing is open on this night; there is nothing to carry.")
-        for held in (night.id, target.id):
-            check_room(held, len(amounts), "to_night")
-        new_players = [p for p in amounts if p != POT_PARTY and p not in target.player_names]
-        if len(target.player_names) + len(new_players) > bounds.NIGHT_PLAYERS:
-            raise BadInput("to_night", "Night %(night)s would have more than %(n)s players with those carried "
-                                       "to it.", night=target.id, n=bounds.NIGHT_PLAYERS)
-        for party, amount in amounts.items():
-            _add(night.id, PaymentKind.CARRY_OUT, party, amount, carry_id=carry_id)
-            _add(target.id, PaymentKind.OPENING, party, amount, carry_id=carry_id)
-        for party in new_players:
-            nights.seat_player(target, party)
-        for night_id in sorted((night.id, target.id)):
-            live.note(night_id, "carry")
-        tx.store_reply(idem, night)
-    return carry_id

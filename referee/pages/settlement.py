@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from referee import ledger, payment_codes
 from referee.engine import BadInput, RuleViolation
-from referee.ledger import paying, payments
+from referee.ledger import debts, paying, payments
 from referee.messages import explain
 from referee.models import Night
 from referee.pages import _field_error, _night, bp, offline
@@ -58,7 +58,7 @@ def _page(nt: Night, plan_kind: str | None) -> Any:
     return render_template("pages/settlement.html", night=nt, s=s, plan=plan, kind=kind, transfers=transfers,
                            leader=leader, no_leader=plan_kind == "leader" and not leader,
                            pot_party=ledger.POT_PARTY, form=form, void_form=VoidForm(),
-                           later=payments.later_nights(nt), details=details, money=ledger.night_money(nt),
+                           later=debts.later_nights(nt), details=details, money=ledger.night_money(nt),
                            explained=balance_lines.page_rows(nt, request.args.get("why"), PAGE_LINES),
                            why=request.args.get("why"),
                            page_url=url_for("pages.settlement", night_id=nt.id, plan=plan_kind))
@@ -138,7 +138,7 @@ def carry(night_id: int) -> Any:
     except ValueError:
         target = 0
     try:
-        payments.carry_debts(nt, target)
+        debts.carry_debts(nt, target)
     except (RuleViolation, BadInput) as exc:
         flash(explain(exc), "error")
     else:

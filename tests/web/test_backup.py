@@ -11,7 +11,7 @@ from typing import Any
 
 from referee import ledger as services  # this file has a helper named ledger
 from referee.backup import backup, restore
-from referee.ledger import payments
+from referee.ledger import debts, payments
 from referee.models import Match, db
 from tests.conftest import make_app
 from tests.web.helpers import Api
@@ -152,7 +152,7 @@ def club_year(rng: random.Random) -> list[int]:
         if transfers:
             payments.record_payment(night, transfers[0].payer, transfers[0].payee, "0.50")
         if i + 1 < len(ids) and any(payments.settlement(night).open.values()):
-            payments.carry_debts(night, ids[i + 1])
+            debts.carry_debts(night, ids[i + 1])
     return ids
 
 

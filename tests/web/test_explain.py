@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.spec import SPECS
-from referee.ledger import close_match, create_night, get_match, get_night, payments, state_of
+from referee.ledger import close_match, create_night, debts, get_match, get_night, payments, state_of
 from tests.tournament.helpers import bearer, create, play_schwimmen
 from tests.web.test_ledger_properties import (
     SETTINGS,
@@ -107,7 +107,7 @@ def test_random_nights_lines_add_up_to_balance_and_result(app: Any, client: Any,
         if draw(st.booleans()) and payments.settlement(get_night(night_id)).plan.transfers:
             later = create_night("Next", "SEK", players[:2], group_token=get_night(night_id).group.token)
             later_id, later_token = later.id, later.edit_token
-            payments.carry_debts(get_night(night_id), later_id)
+            debts.carry_debts(get_night(night_id), later_id)
     check_night(client, night_id, token)
     voided_rounds_leave_no_line(client, night_id, token)
     if later is not None:
