@@ -3,9 +3,10 @@
 A prankster's script (or a double-tapping phone on a bad connection) sends its nights and tournaments at the same
 moment. The limit (``CREATIONS_PER_HOUR``) was checked before the write and counted after it, so every request
 that arrived while the first ones were still writing passed the check: a burst of eight from one address created
-four or five nights and tournaments on a limit of two (every burst, both backends, three runs of ten bursts). The count is now taken inside the creation's own write transaction
-and checked there (``referee/ledger/ratelimit.py``, :func:`created`): exactly ``LIMIT`` of each burst are
-created, the rest answered 429 with ``Retry-After`` and nothing written.
+four or five nights and tournaments on a limit of two (every burst, both backends, three runs of ten bursts). The
+count is now taken inside the creation's own write transaction and checked there
+(``referee/ledger/ratelimit.py``, :func:`creating` and :meth:`FailureLimiter.claim`): exactly ``LIMIT`` of each
+burst are created, the rest answered 429 with ``Retry-After`` and nothing written.
 
 SQLite: one gunicorn with 4 sync workers. PostgreSQL: two gunicorn servers with 2 workers each on one database,
 the burst's requests alternating between them. Each round comes from a new address (``X-Forwarded-For`` from the
