@@ -25,6 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from serve import verdict  # noqa: E402
 
 from tests.components import CHROMIUM_ARGS, chromium_path, free_port  # noqa: E402
 from tests.conftest import make_app  # noqa: E402
@@ -32,9 +35,6 @@ from tests.conftest import make_app  # noqa: E402
 FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
          "referee_engine.zip")
 
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
 
 
 def main() -> None:

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from serve import HOST, Server  # noqa: E402
+from serve import HOST, Server, verdict  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
 GOAL_WARM_S = {1: 0.5, 4: 1.5}
@@ -141,9 +141,6 @@ def idle_round(browser: Any, base: str) -> tuple[float, str]:
     finally:
         context.close()
 
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
 
 
 def report(base: str, path: str) -> list[str]:

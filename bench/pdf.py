@@ -60,6 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from serve import verdict  # noqa: E402
 from spread import describe, interleaved  # noqa: E402
 
 PLAYERS = ["Anna", "Bo", "Cia", "Dan", "Eva", "Filip", "Greta", "Hugo", "Ida", "Jonas", "Karin", "Lars",
@@ -109,9 +110,6 @@ def median_time(fn: Callable[[], Any], runs: int, warmup: int = 1) -> tuple[floa
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
 
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
 
 
 # --- building the night ----------------------------------------------------------

@@ -60,7 +60,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import engine_start  # noqa: E402
-from serve import HOST, Server  # noqa: E402
+from serve import HOST, Server, verdict  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
 PROFILES = {
@@ -181,9 +181,6 @@ def engine(browser: Any, base: str, cookies: list[dict[str, Any]], profile: dict
     finally:
         phone.close()
 
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
 
 
 def main(argv: list[str] | None = None) -> int:
