@@ -549,10 +549,11 @@ def _check_match(match: Any, acked: int, ledger: Any) -> list[str]:
 
 
 @contextmanager
-def serving(server: Server) -> Iterator[Server]:
-    """A test's gunicorn, migrated and started, stopped afterwards; a 5xx or traceback in its log fails the test."""
+def serving(server: Server, timeout: float = 60) -> Iterator[Server]:
+    """A test's gunicorn, migrated and started (within ``timeout`` s), stopped afterwards; a 5xx or traceback in
+    its log fails the test."""
     server.upgrade()
-    server.start()
+    server.start(timeout=timeout)
     try:
         yield server
     finally:

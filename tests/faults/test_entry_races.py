@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.faults.server import Http, Launcher, Server, database_url, posts_at_once
+from tests.faults.server import Http, Launcher, Server, database_url, posts_at_once, serving
 
 WORKERS = 4
 #: Races per backend, on one tournament of RACES + 2 series (one race per series drawn; the last race's draw is
@@ -29,14 +29,9 @@ RACES = 24
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def server(request: pytest.FixtureRequest, tmp_path: Path, postgres: Any, launcher: Launcher) -> Any:
     url = database_url(request.param, tmp_path, postgres, f"entry_races_{uuid.uuid4().hex[:8]}")
-    srv = Server(url, tmp_path, launcher=launcher, workers=WORKERS)
-    srv.upgrade()
-    srv.start(timeout=180)
-    try:
+    # The migrations' schema, tournaments included; a shared, busy machine boots workers slowly.
+    with serving(Server(url, tmp_path, launcher=launcher, workers=WORKERS), timeout=180) as srv:
         yield srv
-    finally:
-        srv.stop()
-    assert not srv.failures(), "\n".join(srv.failures()) + "\n" + srv.tail()
 
 
 def _ok(http: Http, method: str, path: str, body: Any, token: str, status: int = 200) -> Any:

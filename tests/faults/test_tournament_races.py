@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.faults.server import Http, Launcher, Server, at_once, database_url, posts_at_once
+from tests.faults.server import Http, Launcher, Server, at_once, database_url, posts_at_once, serving
 from tests.tournament.helpers import schwimmen_to_the_end
 
 WORKERS = 4
@@ -25,14 +25,9 @@ CLIENTS = 6
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def server(request: pytest.FixtureRequest, tmp_path: Path, postgres: Any, launcher: Launcher) -> Any:
     url = database_url(request.param, tmp_path, postgres, f"tourn_races_{uuid.uuid4().hex[:8]}")
-    srv = Server(url, tmp_path, launcher=launcher, workers=WORKERS)
-    srv.upgrade()  # the migrations' schema, tournaments included
-    srv.start(timeout=180)  # a shared, busy machine boots workers slowly
-    try:
+    # The migrations' schema, tournaments included; a shared, busy machine boots workers slowly.
+    with serving(Server(url, tmp_path, launcher=launcher, workers=WORKERS), timeout=180) as srv:
         yield srv
-    finally:
-        srv.stop()
-    assert not srv.failures(), "\n".join(srv.failures()) + "\n" + srv.tail()
 
 
 def _close_all(http: Http, tables: list[dict[str, Any]]) -> None:
