@@ -276,7 +276,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
         payer, payee = check_payment(current, payer, payee, minor, money)
         check_room(night.id, 1, "amount", held=len(current.rows))  # (every row of the night, just read)
         row = add_row(night.id, PaymentKind.PAYMENT, payer, minor, payee=payee,
-                   idem_key=idem.key if idem else None)  # which request made it (the reply is in idempotency)
+                      idem_key=idem.key if idem else None)  # which request made it (the reply is in idempotency)
         db.session.flush()
         live.note(night.id, "payment")
         paid = Paid(row, with_payment(current, row))
@@ -285,7 +285,7 @@ def record_payment(night: Night, payer: object, payee: object, amount: object, *
 
 
 def add_row(night_id: int, kind: PaymentKind, payer: str, amount: int, *, payee: str = "",
-         carry_id: str | None = None, idem_key: str | None = None) -> Payment:
+            carry_id: str | None = None, idem_key: str | None = None) -> Payment:
     """A new Payment row in the session (inside :func:`writing`, after the caller's checks under its locks).
 
     With :func:`insert_payments` (an import's rows) the only code that

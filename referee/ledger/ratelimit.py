@@ -130,15 +130,17 @@ class FailureLimiter:
     def count(self, key: str) -> None:
         """Count one wrong token from ``key`` and tidy the table, in a transaction of its own; a database that
         cannot take the write leaves it uncounted (a warning), never an error."""
-        self._best_effort(lambda: db.session.execute(self._upsert(key, self.clock())))
+        self._best_effort(lambda: db.session.execute(self._upsert(key, self.clock())),
+                          "a wrong token or a creation went uncounted")
 
     def tidy(self) -> None:
         """Forget this limiter's buckets out of the window and keep its rows bounded (a transaction of its own,
         best effort: after a creation, whose own transaction touches only its address's row)."""
-        self._best_effort(lambda: None)
+        self._best_effort(lambda: None, "the limiter's old rows were kept for now")
 
-    def _best_effort(self, first: Callable[[], object]) -> None:
-        """``first()``, then the purge of old buckets and the row bound, in one short write; never raises."""
+    def _best_effort(self, first: Callable[[], object], failed: str) -> None:
+        """``first()``, then the purge of old buckets and the row bound, in one short write; never raises (the log
+        says ``failed`` when the database could not take it)."""
         now = self.clock()
         table = TokenFailure.__table__
         try:
@@ -152,7 +154,7 @@ class FailureLimiter:
                               .order_by(table.c.bucket).limit(excess))
                     db.session.execute(delete(table).where(tuple_(table.c.address, table.c.bucket).in_(oldest)))
         except (tx.Unavailable, DBAPIError) as exc:
-            log.warning("a wrong token or a creation went uncounted (database busy or read-only): %s",
+            log.warning("%s (database busy or read-only): %s", failed,
                         (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0])
 
 
