@@ -11,7 +11,8 @@ by :func:`parse_round`:
   (KN-16; the service wraps the body of ``POST .../dots`` as ``{"dot": body}``).
 
 The offences, their dots and what dots mean are :mod:`referee.engine.knaker_dots`'s
-(re-exported here); this module is the match: records, places, standings, money.
+(re-exported here); this module is the match: places, standings, money (its
+records are :mod:`referee.engine.knaker_state`, re-exported).
 
 Decisions where the digest is silent (each also in the report; those on dots alone are
 :mod:`referee.engine.knaker_dots`'s):
@@ -54,18 +55,24 @@ Decisions where the digest is silent (each also in the report; those on dots alo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, seat_of, violation
+from referee.engine import BadInput, RuleViolation, check_conserved, seat_of, violation
 from referee.engine.knaker_dots import (
     OFFENCES,
     apply_dot,
     consequence,
     disqualified_by,
 )
+from referee.engine.knaker_state import Dot as Dot  # re-exported records
+from referee.engine.knaker_state import Event as Event
+from referee.engine.knaker_state import GameRecord as GameRecord
+from referee.engine.knaker_state import Options as Options
+from referee.engine.knaker_state import Round as Round
+from referee.engine.knaker_state import State as State
 from referee.engine.money import Money, add, share
-from referee.engine.records import expect_int, expect_object, expect_player, expect_str, option
+from referee.engine.records import expect_int, expect_object, expect_player, expect_str
 
 NAME = "knaker"
 
@@ -75,78 +82,6 @@ MAX_PLAYERS_DOUBLE = 12
 
 #: Event keys of a game result, in the order the contract names them.
 EVENT_KINDS: tuple[str, ...] = ("out", "lost", "disqualified")
-
-
-@dataclass(frozen=True)
-class Options:
-    """The options of ``rules/knaker.md``."""
-
-    payout: str = option("none", choices=("none", "loser_pays", "pot"),
-                         doc="Money per game: none (standings only), the last place pays everyone, or a pot "
-                             "for the first place.")
-    double_deck: bool = option(False, doc="Play with two decks (110 cards), allowing up to 12 players.")
-
-
-
-@dataclass(frozen=True)
-class Event:
-    """One round of play in a game's result: who went out, lost or was disqualified."""
-
-    kind: str
-    players: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Dot:
-    """Dots for one offence; ``dots`` is None when the payload left it out."""
-
-    player: str
-    offence: str
-    dots: int | None = None
-
-
-@dataclass(frozen=True)
-class Round:
-    """A round of the match log: a game result (``events``) or a dot (``dot``)."""
-
-    events: tuple[Event, ...] = ()
-    dot: Dot | None = None
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """What the last game did, for the log, the protocol and the phone page."""
-
-    game_no: int
-    dealer: int
-    events: tuple[Event, ...]
-    places: tuple[int, ...]
-    scores: tuple[int, ...]
-    payments: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class State(MatchState):
-    """A Knaker match between games (all tuples aligned with ``players``).
-
-    ``dots``, ``giffel``, ``offences`` and ``denials`` belong to the game being
-    played; ``carried`` are dots already given for the next game.
-    """
-
-    options: Options
-    dots: tuple[int, ...]
-    giffel: tuple[bool, ...]
-    offences: tuple[int, ...]
-    denials: tuple[int, ...]
-    carried: tuple[int, ...]
-    standings: tuple[int, ...]
-    games: int = 0
-    last_game: GameRecord | None = None
-
-    @property
-    def places(self) -> tuple[int, ...] | None:
-        """The places of the last game, or None before the first."""
-        return None if self.last_game is None else self.last_game.places
 
 
 # --- start -------------------------------------------------------------------

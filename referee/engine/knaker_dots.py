@@ -38,12 +38,10 @@ in a game's result among them, are :mod:`referee.engine.knaker`'s):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import N_, BadInput, RuleViolation, seat_of
-
-if TYPE_CHECKING:
-    from referee.engine.knaker import Dot, State
+from referee.engine.knaker_state import Dot, State
 
 DISQUALIFYING_DOTS = 5
 

@@ -7,9 +7,10 @@ deal, it does not referee the cards. The eye counter
 (:mod:`referee.engine.schloapfer_eyes`, re-exported here) helps the table add
 up the cards a player took (SL-2).
 
-This module is the match: its records, start, close and JSON. :func:`apply`
-asks :mod:`referee.engine.schloapfer_checks` whether a deal may be entered
-(SL-13), then the steps of :mod:`referee.engine.schloapfer_deal` what it does.
+This module is the match: start, close and JSON (its records are
+:mod:`referee.engine.schloapfer_state`, re-exported). :func:`apply` asks
+:mod:`referee.engine.schloapfer_checks` whether a deal may be entered (SL-13),
+then the steps of :mod:`referee.engine.schloapfer_deal` what it does.
 
 Bookkeeping per player (tuples aligned with ``players``)::
 
@@ -85,12 +86,12 @@ Decisions where the digest is silent (also in the report):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, violation
+from referee.engine import BadInput, RuleViolation, check_conserved, violation
 from referee.engine.money import Money, add, share
-from referee.engine.records import expect_int, expect_object, expect_player, expect_player_map, option, options_json
+from referee.engine.records import expect_int, expect_object, expect_player, expect_player_map, options_json
 from referee.engine.schloapfer_checks import check_open, validate
 from referee.engine.schloapfer_deal import (
     IN,
@@ -115,6 +116,12 @@ from referee.engine.schloapfer_eyes import (
     eye_count_json,
     parse_eyes_request,
 )
+from referee.engine.schloapfer_state import LOSER_PAYS as LOSER_PAYS  # re-exported records
+from referee.engine.schloapfer_state import POT as POT
+from referee.engine.schloapfer_state import Deal as Deal
+from referee.engine.schloapfer_state import Options as Options
+from referee.engine.schloapfer_state import Round as Round
+from referee.engine.schloapfer_state import State as State
 from referee.engine.vocab import CloseHow
 
 NAME = "schloapfer"
@@ -123,65 +130,6 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 #: With ``turned_trump`` at most this many players (SL-12).
 TURNED_TRUMP_MAX = 5
-
-LOSER_PAYS, POT = "loser_pays", "pot"
-
-
-@dataclass(frozen=True)
-class Options:
-    """The options of SL-5, SL-10, SL-11 and SL-12."""
-
-    scoring: str = option(LOSER_PAYS, choices=(LOSER_PAYS, POT),
-                          doc="loser_pays: the last player left pays everyone; pot: stakes and rings into a pot, "
-                              "the first to five points takes it (SL-10).")
-    two_strokes_with_three: bool = option(False, doc="With exactly three players in the match, two strokes are at "
-                                                     "stake instead of one (SL-5).")
-    ring_limit: int | None = option(None, minimum=1, maximum=20,
-                                    doc="A player whose total of rings passes this number is out (SL-11); "
-                                        "off when empty.")
-    turned_trump: bool = option(False, doc="Trumps come from the top card of the stock; the dealer may pass too "
-                                           "(SL-12, at most five players).")
-
-
-@dataclass(frozen=True)
-class Round:
-    """One deal as entered: eyes per seat, ``None`` for a player who passed."""
-
-    players: tuple[str, ...]
-    eyes: tuple[int | None, ...]
-
-
-@dataclass(frozen=True)
-class Deal:
-    """What one deal did, per seat: for the page's summary and the protocol table."""
-
-    no: int
-    dealer: int
-    at_stake: int
-    in_match: tuple[bool, ...]
-    eyes: tuple[int | None, ...]
-    without_play: int | None
-    strokes: tuple[int, ...]
-    cancelled: tuple[int, ...]
-    counted: tuple[int, ...]
-    rings: tuple[int, ...]
-    paid: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class State(MatchState):
-    options: Options
-    round_no: int
-    points: tuple[int, ...]
-    rings: tuple[int, ...]
-    rings_total: tuple[int, ...]
-    status: tuple[str, ...]
-    loser: int | None = None
-    winners: tuple[int, ...] = ()
-    ended_by: str = ""
-    carried: bool = False
-    last: Deal | None = None
-
 
 # --- helpers -----------------------------------------------------------------
 

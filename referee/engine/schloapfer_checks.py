@@ -8,14 +8,10 @@ keeps its sentence (the catalogs key on it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine import N_, BadInput, RuleViolation
 from referee.engine.schloapfer_deal import FINISHED, IN
 from referee.engine.schloapfer_eyes import TOTAL_EYES
-
-if TYPE_CHECKING:
-    from referee.engine.schloapfer import Round, State
+from referee.engine.schloapfer_state import Round, State
 
 #: "The match is over: ... won the pot", one template per number of winners (1 to 6).
 _WON_THE_POT: tuple[str, ...] = (

@@ -9,8 +9,9 @@ The ledger half, this module, folds games into a match: how the game ended
 (SW-5), who loses a life (SW-6), lives, swimming and going under (SW-7), the
 winner (SW-8) and the pot (SW-9). A game is entered by hands, by values or by
 losers (SW-10); the checks of one game and who loses are
-:mod:`referee.engine.schwimmen_game`'s. SW-11 (dealing and exchanging) is
-table-only and not checked.
+:mod:`referee.engine.schwimmen_game`'s; the records are
+:mod:`referee.engine.schwimmen_state`'s (re-exported). SW-11 (dealing and
+exchanging) is table-only and not checked.
 
 Decisions where the digest is silent (also in the project report):
 
@@ -60,10 +61,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from referee.engine import BadInput, MatchState, RuleViolation, check_conserved, seat_of, violation
+from referee.engine import BadInput, RuleViolation, check_conserved, seat_of, violation
 from referee.engine.cards import parse_cards
 from referee.engine.money import Money, add, share
 from referee.engine.records import (
@@ -73,7 +74,6 @@ from referee.engine.records import (
     expect_player_map,
     expect_players,
     expect_str,
-    option,
 )
 from referee.engine.schwimmen_game import ENDINGS, in_match, judge_game
 from referee.engine.schwimmen_hands import (
@@ -96,64 +96,12 @@ from referee.engine.schwimmen_hands import (
     value_json,
     value_or_none,
 )
+from referee.engine.schwimmen_state import Options as Options  # re-exported records
+from referee.engine.schwimmen_state import Round as Round
+from referee.engine.schwimmen_state import State as State
 from referee.engine.vocab import CloseHow
 
 NAME = "schwimmen"
-
-
-@dataclass(frozen=True)
-class Options:
-    """The match options of the SW digest, fixed when the match is created."""
-
-    deck: int = option(32, choices=DECKS, doc="Deck: 32 (Skat, default), 36 (Jass, counter-clockwise) or 52 cards.")
-    feuer: bool = option(True, doc="Three aces are Feuer, count 32 and end the game at once.")
-    ties: str = option("all_lose", choices=("all_lose", "higher_hand"),
-                       doc="Equal lowest values: all lose, or the higher combination (suit, rank) wins.")
-    losers: str = option("lowest", choices=("lowest", "twenty_or_less"),
-                         doc="Who loses a life: the lowest hand, or everyone with 20 or less plus the lowest above.")
-    lives: int = option(3, minimum=1, maximum=10, doc="Lives each player starts with, before swimming.")
-    simultaneous_out: str = option("all_survive", choices=("all_survive", "stechen"),
-                                   doc="If all remaining players go under at once: all survive, or a deciding game.")
-    pay_per_life: bool = option(False, doc="Every lost life also costs the stake into the pot.")
-
-
-# --- records -----------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Round:
-    """One game as entered: how it ended, by whom, and one way of scoring it.
-
-    ``entry`` is ``"hands"``, ``"points"``, ``"losers"`` or ``"none"`` (only for
-    Feuer). Hands and points are ``(name, ...)`` pairs in seat order; points
-    are half points; losers are names in seat order.
-    """
-
-    ended_by: str
-    by: str
-    entry: str
-    hands: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    points: tuple[tuple[str, int], ...] = ()
-    losers: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class State(MatchState):
-    options: Options
-    lives: tuple[int, ...]
-    swimming: tuple[bool, ...]
-    out: tuple[bool, ...]
-    game_no: int = 0
-    winner: int | None = None
-    winners: tuple[int, ...] | None = None
-    last_ended_by: str | None = None
-    last_by: int | None = None
-    last_players: tuple[int, ...] = ()
-    last_values: tuple[int | None, ...] = ()
-    last_explanations: tuple[str | None, ...] = ()
-    last_losers: tuple[int, ...] = ()
-    last_under: tuple[int, ...] = ()
-    closed: bool = False
-    carried: bool = False
 
 
 # --- match -------------------------------------------------------------------
@@ -174,7 +122,6 @@ def start(players: tuple[str, ...], dealer: str, stake: int, options: Options) -
     )
     check_conserved(state.balances, state.pot)
     return state
-
 
 
 def _half_points(value: object, field: str) -> int:

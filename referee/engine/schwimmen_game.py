@@ -11,7 +11,6 @@ digest is silent are in :mod:`referee.engine.schwimmen`'s docstring.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from referee.engine import N_, BadInput, RuleViolation, seat_of
 from referee.engine.cards import Card, card_msg, parse_card
@@ -26,9 +25,7 @@ from referee.engine.schwimmen_hands import (
     possible_values,
     rate,
 )
-
-if TYPE_CHECKING:
-    from referee.engine.schwimmen import Round, State
+from referee.engine.schwimmen_state import Round, State
 
 ENDINGS: tuple[str, ...] = ("knock", "31", "feuer")
 

@@ -4,10 +4,11 @@ The digest is ``rules/svangknack.md``; the seed is the SSKF's international
 rules of 2003. ``SK-15`` (how the tricks are played) is table-only: the app
 records the tricks each participant took, it does not referee the cards.
 
-This module is the match: its records, start, the pot's arithmetic of a
-round, close and JSON. A round's checks (who svängar, who plays, the tricks)
-are the steps of :mod:`referee.engine.svangknack_checks`; the draw for the
-first dealer (SK-3) is :mod:`referee.engine.svangknack_draw` (re-exported).
+This module is the match: start, the pot's arithmetic of a round, close and
+JSON; its records are :mod:`referee.engine.svangknack_state` (re-exported).
+A round's checks (who svängar, who plays, the tricks) are the steps of
+:mod:`referee.engine.svangknack_checks`; the draw for the first dealer (SK-3)
+is :mod:`referee.engine.svangknack_draw` (re-exported).
 
 Money (minor units, never floats)::
 
@@ -54,12 +55,11 @@ Decisions where the digest is silent (also in the report):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from referee.engine import BadInput, RuleViolation, pot, violation
 from referee.engine.money import Money, add, pay
-from referee.engine.pot import PotState
 from referee.engine.records import (
     expect_bool,
     expect_int,
@@ -67,82 +67,19 @@ from referee.engine.records import (
     expect_player,
     expect_player_map,
     expect_players,
-    option,
     options_json,
 )
 from referee.engine.svangknack_checks import TRICKS, inside_of, svangare_of, tricks_of
 from referee.engine.svangknack_draw import card_strength, first_dealer, parse_draws
+from referee.engine.svangknack_state import Options as Options  # re-exported records
+from referee.engine.svangknack_state import Result as Result
+from referee.engine.svangknack_state import Round as Round
+from referee.engine.svangknack_state import State as State
 
 NAME = "svangknack"
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 16
-
-@dataclass(frozen=True)
-class Options:
-    """The options of ``rules/svangknack.md``."""
-
-    first_pot: str = option(
-        "all", choices=("all", "dealer_only"),
-        doc="First pot: every player pays the stake (all) or only the dealer (dealer_only) (SK-5).")
-    forced_participation: str = option(
-        "never", choices=("never", "fresh_pot", "always"),
-        doc="Must everyone play: never, in the first round of every fresh pot, or always (SK-10).")
-
-
-@dataclass(frozen=True)
-class Round:
-    """One round as entered: names, not seats (it is also the log payload).
-
-    ``svangare`` None means the player left of the dealer; ``participants``
-    None means "everyone" (only valid under forced participation);
-    ``tricks`` None means none entered (svängare alone). ``participants`` and
-    ``tricks`` are kept in seat order.
-    """
-
-    svangare: str | None = None
-    participants: tuple[str, ...] | None = None
-    tricks: tuple[tuple[str, int], ...] | None = None
-    redeal: bool = False
-    new_stake: int | None = None
-
-
-@dataclass(frozen=True)
-class Result:
-    """What a round did, for the pages and the score protocol.
-
-    Per-player tuples are aligned with ``State.players``.
-    """
-
-    round_no: int
-    dealer: int
-    svangare: int
-    passed: bool
-    redeal: bool
-    forced: bool
-    alone: bool
-    participants: tuple[bool, ...]
-    tricks: tuple[int, ...]
-    pot_before: int
-    trick_value: int
-    payouts: tuple[int, ...]
-    bets: tuple[int, ...]
-    stakes: tuple[int, ...]
-    pot_after: int
-    stake_before: int
-    stake_after: int
-    fresh_pot: bool
-
-
-@dataclass(frozen=True)
-class State(PotState):
-    """A Svängknack match between rounds."""
-
-    options: Options
-    fresh_pot: bool = True
-    round_no: int = 0
-    last: Result | None = None
-
 
 # --- start -------------------------------------------------------------------
 

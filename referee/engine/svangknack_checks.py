@@ -10,12 +10,8 @@ in ``apply``). The decisions where the digest is silent are in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine import RuleViolation, seat_of
-
-if TYPE_CHECKING:
-    from referee.engine.svangknack import Round, State
+from referee.engine.svangknack_state import Round, State
 
 #: Tricks in a round: the pot splits into three (SK-8).
 TRICKS = 3
