@@ -74,12 +74,8 @@ class NightMatch(Match):
             "POST", f"/api/matches/{self.id}/rounds", self.next_round(),
             {"Authorization": f"Bearer {self.edit_token}"})
         now = time.monotonic()
-        if timings.add(status, seconds, 201):
-            body = json.loads(payload)
-            self.svangare = body["state"]["svangare"]
+        if (body := self.took_round(timings, status, payload, seconds)) is not None:
             self.answered[body["round"]] = now
-        elif status not in (0, 503) and status < 500:
-            raise RuntimeError(f"round refused with {status}: {payload[:300]!r}")
 
 
 class Viewer(threading.Thread):

@@ -123,15 +123,19 @@ class Match:
 
     def enter_round(self, timings: Timings) -> bool:
         """POST one round; on success the state tells who is svängare next."""
-        status, payload, seconds = self.client.request(
+        return self.took_round(timings, *self.client.request(
             "POST", f"/api/matches/{self.id}/rounds", self.next_round(),
-            {"Authorization": f"Bearer {self.edit_token}"})
+            {"Authorization": f"Bearer {self.edit_token}"})) is not None
+
+    def took_round(self, timings: Timings, status: int, payload: bytes, seconds: float) -> dict[str, Any] | None:
+        """A round's answer, timed: its body on a 201 (the state says who is svängare next), None for no answer
+        or a 5xx. A 4xx means the round was refused: the bench's idea of the state is wrong, and it stops."""
         if timings.add(status, seconds, 201):
-            self.svangare = json.loads(payload)["state"]["svangare"]
-            return True
+            body: dict[str, Any] = json.loads(payload)
+            self.svangare = body["state"]["svangare"]
+            return body
         if status == 0 or status >= 500:
-            return False
-        # A 4xx means the round was refused: the bench's idea of the state is wrong.
+            return None
         raise RuntimeError(f"round refused with {status}: {payload[:300]!r}")
 
     def on_new_phone(self, port: int) -> Match:

@@ -10,7 +10,6 @@ each of its rounds and its close were answered, the moment every phone's delay i
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 import uuid
@@ -65,12 +64,8 @@ class Table(Match):
     async def enter(self, timings: Timings) -> None:
         status, payload, seconds = await self.post(f"/api/matches/{self.id}/rounds", self.next_round())
         now = time.monotonic()
-        if timings.add(status, seconds, 201):
-            body = json.loads(payload)
-            self.svangare = body["state"]["svangare"]
+        if (body := self.took_round(timings, status, payload, seconds)) is not None:
             self.answered[body["round"]] = now
-        elif status not in (0, 503) and status < 500:
-            raise RuntimeError(f"round refused with {status}: {payload[:300]!r}")
 
     async def close(self, timings: Timings) -> None:
         status, payload, seconds = await self.post(f"/api/matches/{self.id}/close", {"pot": "split"})
