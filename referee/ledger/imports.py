@@ -153,7 +153,7 @@ def import_night(group_name: str, name: str, currency: str, players: Sequence[Ma
             tourn = _tournament(night, tournament, [match for match, _log in logs])
             for row in rows:
                 if row["carry_id"] == TOURNAMENT_CARRY:
-                    row["carry_id"] = f"{TOURNAMENT_CARRY}{tourn.id}"
+                    row["carry_id"] = tournament_money.tag(tourn)
         events = [row | {"match_id": match.id} for match, log in logs for row in log]
         if events:
             rounds.insert_events(events)
