@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob
 import os
+import random
 import re
 import shutil
 import socket
@@ -98,22 +99,51 @@ CHROMIUM_ARGS = [
 
 #: Ports :func:`free_port` has handed out in this process.
 _GIVEN: set[int] = set()
+#: The lowest port a server of the tests takes: below the kernel's ephemeral range, which is the clients'.
+_LOWEST = 10_000
+#: Ports in that range Chromium refuses to load from (its "unsafe ports": amanda).
+_UNSAFE = frozenset({10_080})
+
+
+def _server_ports() -> range:
+    """This process's share of the ports below the ephemeral range (each xdist worker its own slice).
+
+    Why not ``bind(0)``: that hands out a port *of* the ephemeral range, which the run's thousands of client
+    connections take their source ports from; between the test's ``free_port()`` and its server's bind, a
+    connection took one and Caddy exited with "address already in use" (a CI error). The kernel's ephemeral
+    range is read from ``/proc`` (32768–60999 by default).
+    """
+    try:
+        first = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        first = 32_768
+    count = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1))
+    worker = int(re.sub(r"\D", "", os.environ.get("PYTEST_XDIST_WORKER", "")) or 0) % count
+    size = max(1, (first - _LOWEST) // count)
+    return range(_LOWEST + worker * size, _LOWEST + (worker + 1) * size)
 
 
 def free_port() -> int:
-    """A loopback port nobody listens on, never one this process was given before.
+    """A port nobody listens on, below the clients' ephemeral ports, never one this process was given before.
 
-    The kernel may hand the same free port to two ``bind(0)`` calls in a row: Caddy was once given one port as
-    its HTTP and its HTTPS port, served the site on plain HTTP only, and a deploy test failed CI waiting for a
-    certificate. A port once given is taken by its test (or was), so it is never given again.
+    Two flakes taught this: ``bind(0)`` once handed the same port to two calls in a row (Caddy got it as its HTTP
+    and its HTTPS port and served no certificate), and once a port that a client connection took before Caddy
+    bound it (:func:`_server_ports`). The port is tried on every interface, as Caddy listens; each xdist worker
+    draws from its own slice, so two workers never pick the same one.
     """
+    ports = _server_ports()
+    draw = random.SystemRandom()
     while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        if port not in _GIVEN:
-            _GIVEN.add(port)
-            return port
+        port = draw.randrange(ports.start, ports.stop)
+        if port in _GIVEN or port in _UNSAFE:
+            continue
+        try:
+            with socket.socket() as s:
+                s.bind(("", port))
+        except OSError:
+            continue
+        _GIVEN.add(port)
+        return port
 
 
 def _pg_bin() -> Path | None:
